@@ -1,0 +1,2 @@
+import Pledge
+print("placeholder")

@@ -1,0 +1,41 @@
+/// A sealed box whose handlers are due, together with the function that runs them.
+///
+/// Handlers that seal another box hand back one of these instead of running that box's handlers
+/// themselves; ``Trampoline/run(_:)`` runs them from a loop. The function is specialised for the
+/// box's value type where the step is made, so running a step never goes through unspecialised
+/// generic code.
+///
+/// Not API: the type is public only because ``Thenable/_pipe(_:)`` mentions it.
+public struct _PledgeStep {
+    @usableFromInline
+    let box: AnyObject
+    @usableFromInline
+    let fire: (AnyObject, inout [_PledgeStep]) -> _PledgeStep?
+
+    @inlinable
+    init(_ box: AnyObject, fire: @escaping (AnyObject, inout [_PledgeStep]) -> _PledgeStep?) {
+        self.box = box
+        self.fire = fire
+    }
+}
+
+/// Runs cascades of handlers iteratively, so that resolving a chain of any length uses constant
+/// stack depth.
+@usableFromInline
+enum Trampoline {
+    /// Runs `first` and every step it leads to, depth first, until none is left.
+    @inlinable
+    static func run(_ first: _PledgeStep?) {
+        guard var step = first else { return }
+        var stack: [_PledgeStep] = []
+        while true {
+            if let next = step.fire(step.box, &stack) {
+                step = next
+            } else if let next = stack.popLast() {
+                step = next
+            } else {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Dispatch
+
+/// Error handling for thenables that can fail: `catch`, `recover`, `ensure`, `cauterize`.
+///
+/// ``Promise`` conforms; ``Guarantee`` does not, because it cannot fail.
+public protocol CatchMixin: Thenable {}
+
+extension CatchMixin {
+    /// Handles the error that ends a chain.
+    ///
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`) if
+    /// this promise is rejected with an error `policy` accepts. With the default policy,
+    /// ``CatchPolicy/allErrorsExceptCancellation``, cancellations are dropped silently.
+    ///
+    /// ```swift
+    /// fetchUser(id).done { show($0) }.catch { error in
+    ///     showAlert(error)
+    /// }.finally {
+    ///     spinner.stop()
+    /// }
+    /// ```
+    ///
+    /// - Returns: A finalizer, to run code with ``PMKFinalizer/finally(on:flags:_:)`` once the
+    ///   chain has ended either way.
+    @inlinable
+    @discardableResult
+    public func `catch`(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) -> Void
+    ) -> PMKFinalizer {
+        let promise: Promise<Void> = _chain(
+            on: on, flags: flags, side: .rejected(policy), body: body,
+            pass: { _ in .success(()) }
+        ) { body, result, box in
+            if case .failure(let error) = result { body(error) }
+            return box.resolve(.success(()))
+        }
+        return PMKFinalizer(promise.box)
+    }
+
+    /// Drops any error on purpose, reporting it as ``LogEvent/cauterized(_:)`` through
+    /// ``PMKConfiguration/logHandler``.
+    ///
+    /// Use it to end a chain whose errors you have decided not to handle. Cancellations are
+    /// treated as ``PMKConfiguration/catchPolicy`` says.
+    ///
+    /// - Returns: A finalizer, for ``PMKFinalizer/finally(on:flags:_:)``.
+    @inlinable
+    @discardableResult
+    public func cauterize() -> PMKFinalizer {
+        self.catch(on: nil) { conf.log(.cauterized($0)) }
+    }
+}

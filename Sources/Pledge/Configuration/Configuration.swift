@@ -1,0 +1,170 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process-wide defaults every Pledge call starts from.
+///
+/// Read and write it from any thread; each property is guarded by a lock. Assignment works as in
+/// PromiseKit:
+///
+/// ```swift
+/// conf.Q = (map: myQueue, return: .main)   // both queues at once
+/// conf.Q.map = .global()                   // one of them
+/// conf.catchPolicy = .allErrors
+/// conf.logHandler = { event in logger.warning("\(event)") }
+/// ```
+///
+/// ## Default queues
+/// Both ``Q`` queues default to **one private serial queue**, ``PMKConfiguration/defaultQueue``,
+/// not to the main queue as in PromiseKit. A Linux server or a command-line tool never drains
+/// the main queue (there is no run loop unless it calls `dispatchMain()`), so main-queue
+/// handlers would silently never run there. A private serial queue runs everywhere, and because
+/// `map` and `return` share it, handlers on the default queues never run concurrently with each
+/// other, which keeps chains as easy to reason about as PromiseKit's main-queue chains.
+/// Apps that want PromiseKit's behaviour write `conf.Q = (.main, .main)`.
+///
+/// A compound assignment such as `conf.Q.map = q` reads and then writes ``Q``; each step is
+/// atomic, but two threads doing that at once may lose one update. Configure once at start-up.
+public final class PMKConfiguration: Sendable {
+    @usableFromInline
+    struct State: Sendable {
+        var mapQueue: DispatchQueue?
+        var returnQueue: DispatchQueue?
+        var catchPolicy: CatchPolicy
+        var logHandler: @Sendable (LogEvent) -> Void
+    }
+
+    @usableFromInline
+    let state: LockedValue<State>
+
+    /// The serial queue that both ``Q`` defaults point at.
+    public static let defaultQueue: DispatchQueue = {
+        let queue = DispatchQueue(label: "org.pledge.default-handlers")
+        HandlerQueueTag.tag(queue)
+        return queue
+    }()
+
+    /// The default ``logHandler``: prints each event's one-line description to standard error.
+    public static let defaultLogHandler: @Sendable (LogEvent) -> Void = { event in
+        var stream = StandardErrorStream()
+        print(event.description, to: &stream)
+    }
+
+    init() {
+        state = LockedValue(
+            State(
+                mapQueue: PMKConfiguration.defaultQueue,
+                returnQueue: PMKConfiguration.defaultQueue,
+                catchPolicy: .allErrorsExceptCancellation,
+                logHandler: PMKConfiguration.defaultLogHandler))
+    }
+
+    /// The default queues: `map` for handlers that transform (`then`, `map`, `recover`, …) and
+    /// `return` for handlers that end a chain (`done`, `catch`, `finally`, `ensure`, …).
+    ///
+    /// `nil` means "run inline", on whichever thread resolves the promise. Both default to
+    /// ``defaultQueue``.
+    public var Q: (map: DispatchQueue?, return: DispatchQueue?) {
+        get { state.withLock { ($0.mapQueue, $0.returnQueue) } }
+        set {
+            if let queue = newValue.map { HandlerQueueTag.tag(queue) }
+            if let queue = newValue.return { HandlerQueueTag.tag(queue) }
+            state.withLock {
+                $0.mapQueue = newValue.map
+                $0.returnQueue = newValue.return
+            }
+        }
+    }
+
+    /// The policy `catch` and `recover` use when none is passed. Defaults to
+    /// ``CatchPolicy/allErrorsExceptCancellation``, as in PromiseKit.
+    public var catchPolicy: CatchPolicy {
+        get { state.withLock { $0.catchPolicy } }
+        set { state.withLock { $0.catchPolicy = newValue } }
+    }
+
+    /// Receives every ``LogEvent``. It may be called on any thread, so it must be `@Sendable`.
+    /// Defaults to ``defaultLogHandler``.
+    public var logHandler: @Sendable (LogEvent) -> Void {
+        get { state.withLock { $0.logHandler } }
+        set { state.withLock { $0.logHandler = newValue } }
+    }
+
+    /// Sends `event` to the current ``logHandler`` (outside the lock).
+    @usableFromInline
+    func log(_ event: LogEvent) {
+        let handler = logHandler
+        handler(event)
+    }
+}
+
+/// Pledge's defaults: queues, catch policy and log handler. See ``PMKConfiguration``.
+///
+/// A constant reference to a thread-safe object, so `conf.Q = …` and friends are safe from any
+/// thread.
+public let conf = PMKConfiguration()
+
+/// Marks queues that were ever configured in ``PMKConfiguration/Q``, so that `wait()` can tell
+/// when it is about to block one of them.
+enum HandlerQueueTag {
+    final class Tag: Sendable {}
+
+    static let key = DispatchSpecificKey<Tag>()
+
+    static func tag(_ queue: DispatchQueue) {
+        if queue.getSpecific(key: key) == nil {
+            queue.setSpecific(key: key, value: Tag())
+        }
+    }
+
+    /// Whether the current code runs on one of the queues now in ``PMKConfiguration/Q``.
+    static func currentIsConfiguredQueue() -> Bool {
+        guard let current = DispatchQueue.getSpecific(key: key) else { return false }
+        let (map, ret) = conf.Q
+        return map?.getSpecific(key: key) === current || ret?.getSpecific(key: key) === current
+    }
+}
+
+/// Tells whether code runs on the main thread, without Foundation.
+///
+/// libdispatch makes the main queue the current queue of the main thread when it starts, and
+/// main-queue blocks run there too, so a specific set on the main queue is visible exactly on
+/// the main thread.
+enum MainThread {
+    final class Tag: Sendable {}
+
+    static let key: DispatchSpecificKey<Tag> = {
+        let key = DispatchSpecificKey<Tag>()
+        DispatchQueue.main.setSpecific(key: key, value: Tag())
+        return key
+    }()
+
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) != nil
+    }
+}
+
+/// Writes to file descriptor 2 without Foundation.
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { writeAll(toDescriptor: 2, $0) }
+    }
+}
+
+private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+        // Safety: `offset < bytes.count`, so the pointer and length stay inside `bytes`.
+        let written = write(descriptor, base + offset, bytes.count - offset)
+        if written <= 0 { return }
+        offset += written
+    }
+}

@@ -1,0 +1,48 @@
+/// Something worth telling the developer about, delivered to ``PMKConfiguration/logHandler``.
+///
+/// Pledge never crashes on misuse; it reports it here. The default handler prints one line per
+/// event to standard error.
+public enum LogEvent: Sendable {
+    /// `wait()` was called on the main thread, which blocks it; Pledge continues waiting.
+    case waitOnMainThread
+
+    /// A pending promise can no longer be resolved: its ``Resolver`` was released without
+    /// fulfilling or rejecting it. Everything waiting on it will wait forever.
+    case pendingPromiseDeallocated
+
+    /// A pending guarantee can no longer be resolved: the function that resolves it was
+    /// released without being called. Everything waiting on it will wait forever.
+    case pendingGuaranteeDeallocated
+
+    /// An error reached ``CatchMixin/cauterize()`` and was dropped on purpose.
+    case cauterized(Error)
+
+    /// `flags` were given together with `on: nil`; with no queue to dispatch to they are ignored.
+    case nilDispatchQueueWithFlags
+
+    /// `wait()` was called on a queue in ``PMKConfiguration/Q`` while the promise was pending.
+    /// Handlers on that queue cannot run until `wait()` returns, so if the chain needs one of
+    /// them, this wait never ends. Wait from another thread, or pass `on:` explicitly.
+    case waitOnHandlerQueue
+}
+
+extension LogEvent: CustomStringConvertible {
+    /// One line saying what happened and what to do about it.
+    public var description: String {
+        switch self {
+        case .waitOnMainThread:
+            return "Pledge: warning: wait() called on the main thread; it blocks until the promise resolves."
+        case .pendingPromiseDeallocated:
+            return "Pledge: warning: a pending promise was deallocated: its Resolver was released unresolved."
+        case .pendingGuaranteeDeallocated:
+            return "Pledge: warning: a pending guarantee was deallocated: its resolve function was released uncalled."
+        case .cauterized(let error):
+            return "Pledge: cauterized error: \(error)"
+        case .nilDispatchQueueWithFlags:
+            return "Pledge: warning: flags were passed with `on: nil`; they are ignored."
+        case .waitOnHandlerQueue:
+            return "Pledge: warning: wait() called on a queue from conf.Q while the promise is pending; "
+                + "it deadlocks if the chain needs that queue."
+        }
+    }
+}

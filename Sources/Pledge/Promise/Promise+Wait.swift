@@ -1,0 +1,55 @@
+import Dispatch
+
+extension Promise {
+    /// Blocks the calling thread until the promise resolves, then returns the value or throws
+    /// the error. For scripts, command-line tools and tests; async code uses `async()` instead.
+    ///
+    /// Called on the main thread, it logs ``LogEvent/waitOnMainThread`` and waits. Called on a
+    /// queue from ``PMKConfiguration/Q`` while pending, it logs ``LogEvent/waitOnHandlerQueue``:
+    /// handlers on that queue cannot run until `wait()` returns, so a chain that needs one never
+    /// resolves.
+    ///
+    /// ```swift
+    /// let user = try fetchUser(id).wait()
+    /// ```
+    ///
+    /// - Returns: The value.
+    /// - Throws: The error the promise was rejected with.
+    @available(*, noasync, message: "wait() blocks the thread; use `try await promise.async()` instead")
+    public func wait() throws -> T {
+        try blockUntilResolved(self) { self.result }.get()
+    }
+}
+
+extension Guarantee {
+    /// Blocks the calling thread until the guarantee has its value, then returns it. For
+    /// scripts, command-line tools and tests; async code uses `async()` instead.
+    ///
+    /// Logs as ``Promise/wait()`` does when called on the main thread or on a queue from
+    /// ``PMKConfiguration/Q``.
+    ///
+    /// - Returns: The value.
+    @available(*, noasync, message: "wait() blocks the thread; use `await guarantee.async()` instead")
+    public func wait() -> T {
+        blockUntilResolved(self) { self.value }
+    }
+}
+
+/// Blocks until `thenable` resolves and returns what `resolved` reads from it, logging the
+/// waits that may hang.
+///
+/// - Parameter resolved: Reads the resolved state; returns `nil` while `thenable` is pending.
+func blockUntilResolved<U: Thenable, V>(_ thenable: U, _ resolved: () -> V?) -> V {
+    if MainThread.isCurrent {
+        conf.log(.waitOnMainThread)
+    }
+    if thenable.isPending, HandlerQueueTag.currentIsConfiguredQueue() {
+        conf.log(.waitOnHandlerQueue)
+    }
+    let semaphore = DispatchSemaphore(value: 0)
+    thenable.pipe { _ in semaphore.signal() }
+    while true {
+        if let value = resolved() { return value }
+        semaphore.wait()
+    }
+}

@@ -1,0 +1,150 @@
+import Dispatch
+
+/// A value, or an error, that will be available later.
+///
+/// A promise is resolved exactly once: fulfilled with a value or rejected with an error. Attach
+/// handlers with `then`, `map`, `done`, `catch` and friends; each returns a new promise, so
+/// work reads top to bottom:
+///
+/// ```swift
+/// firstly {
+///     fetchUser(id: 42)
+/// }.map { user in
+///     user.name.uppercased()
+/// }.done { name in
+///     print("Hello, \(name)")
+/// }.catch { error in
+///     print("Failed: \(error)")
+/// }
+/// ```
+///
+/// Handlers run on ``PMKConfiguration/Q`` unless given `on:`; `on: nil` runs them inline on the
+/// thread that resolves the promise.
+public final class Promise<T: Sendable>: Thenable, CatchMixin {
+    @usableFromInline
+    let box: Box<Result<T, Error>>
+
+    @inlinable
+    init(box: Box<Result<T, Error>>) {
+        self.box = box
+    }
+
+    /// Returns a promise that is already fulfilled with `value`.
+    ///
+    /// Handlers with a queue still run asynchronously on it; `on: nil` handlers run at once.
+    @inlinable
+    public static func value(_ value: T) -> Promise<T> {
+        Promise(box: SealedBox(.success(value)))
+    }
+
+    /// Makes a promise that is already rejected with `error`.
+    @inlinable
+    public init(error: Error) {
+        box = SealedBox(.failure(error))
+    }
+
+    /// Makes a promise that follows another thenable: it resolves as `bridge` does.
+    @inlinable
+    public init<U: Thenable>(_ bridge: U) where U.T == T {
+        if let promise = bridge as? Promise<T> {
+            box = promise.box
+        } else {
+            let box = EmptyBox<Result<T, Error>>()
+            self.box = box
+            Trampoline.run(bridge._pipe { box.resolve($0) })
+        }
+    }
+
+    /// Makes a pending promise and runs `body` at once, synchronously, with its resolver.
+    ///
+    /// If `body` throws, the promise is rejected with the error (unless `body` resolved it
+    /// first).
+    ///
+    /// ```swift
+    /// let data = Promise<Data> { seal in
+    ///     legacyLoad { data, error in seal.resolve(data, error) }
+    /// }
+    /// ```
+    @inlinable
+    public init(resolver body: (Resolver<T>) throws -> Void) {
+        let box = EmptyBox<Result<T, Error>>()
+        self.box = box
+        let resolver = Resolver(box)
+        do {
+            try body(resolver)
+        } catch {
+            resolver.reject(error)
+        }
+    }
+
+    /// Makes a pending promise and the resolver that settles it.
+    ///
+    /// If the resolver is released while the promise is still pending, Pledge logs
+    /// ``LogEvent/pendingPromiseDeallocated``.
+    ///
+    /// - Returns: the promise and its resolver.
+    @inlinable
+    public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
+        let box = EmptyBox<Result<T, Error>>()
+        return (Promise(box: box), Resolver(box))
+    }
+
+    /// Calls `body` with the result once this promise is resolved; at once, on the calling
+    /// thread, if it already is. Handlers run in the order they were attached.
+    @inlinable
+    public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
+        Trampoline.run(box.inspect { body($0); return nil })
+    }
+
+    /// Not API; see ``Thenable/_pipe(_:)``.
+    @inlinable
+    public func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep? {
+        box.inspect(handler)
+    }
+
+    /// The result, or `nil` while pending.
+    @inlinable
+    public var result: Result<T, Error>? {
+        switch box.inspect() {
+        case .pending: return nil
+        case .resolved(let result): return result
+        }
+    }
+}
+
+extension Promise where T == Void {
+    /// Makes a promise that is already fulfilled with `Void`.
+    @inlinable
+    public convenience init() {
+        self.init(box: SealedBox(.success(())))
+    }
+
+    /// A promise that is already fulfilled with `Void`.
+    @inlinable
+    public static var value: Promise<Void> {
+        Promise(box: SealedBox(.success(())))
+    }
+}
+
+extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `Promise(pending)`, `Promise(<value>)` or `Promise(<error>)`.
+    public var description: String {
+        switch result {
+        case nil: return "Promise(pending)"
+        case .success(let value): return "Promise(\(value))"
+        case .failure(let error): return "Promise(\(error))"
+        }
+    }
+
+    /// Like ``description``, with the value type and the state spelled out.
+    public var debugDescription: String {
+        switch result {
+        case nil:
+            return "Promise<\(T.self)>.pending"
+        case .success(let value):
+            return "Promise<\(T.self)>.fulfilled(\(String(reflecting: value)))"
+        case .failure(let error):
+            return "Promise<\(T.self)>.rejected(\(String(reflecting: error)))"
+        }
+    }
+}

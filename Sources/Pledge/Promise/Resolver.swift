@@ -1,0 +1,111 @@
+/// Settles a pending ``Promise``: fulfil it with a value or reject it with an error.
+///
+/// Only the first call counts; later ones are ignored. If the resolver is released while its
+/// promise is still pending, nothing can settle the promise any more, and Pledge logs
+/// ``LogEvent/pendingPromiseDeallocated``.
+///
+/// ```swift
+/// func load() -> Promise<Data> {
+///     Promise { seal in
+///         legacyLoad { data, error in seal.resolve(data, error) }
+///     }
+/// }
+/// ```
+public final class Resolver<T: Sendable>: Sendable {
+    @usableFromInline
+    let box: Box<Result<T, Error>>
+
+    @inlinable
+    init(_ box: Box<Result<T, Error>>) {
+        self.box = box
+    }
+
+    deinit {
+        if case .pending = box.inspect() {
+            conf.log(.pendingPromiseDeallocated)
+        }
+    }
+
+    /// Fulfils the promise with `value`.
+    @inlinable
+    public func fulfill(_ value: T) {
+        box.seal(.success(value))
+    }
+
+    /// Rejects the promise with `error`.
+    @inlinable
+    public func reject(_ error: Error) {
+        box.seal(.failure(error))
+    }
+
+    /// Resolves the promise with `result`.
+    @inlinable
+    public func resolve<E: Error>(_ result: Result<T, E>) {
+        box.seal(result.mapError { $0 })
+    }
+
+    /// Resolves the promise from a completion handler's `(value, error)` pair: rejects when
+    /// `error` is not `nil`, fulfils when `value` is not `nil`, and otherwise rejects with
+    /// ``PMKError/invalidCallingConvention``.
+    @inlinable
+    public func resolve(_ value: T?, _ error: Error?) {
+        if let error {
+            reject(error)
+        } else if let value {
+            fulfill(value)
+        } else {
+            reject(PMKError.invalidCallingConvention)
+        }
+    }
+
+    /// Resolves the promise from a `(value, error)` pair whose value is not optional: rejects
+    /// when `error` is not `nil`, fulfils otherwise.
+    @inlinable
+    public func resolve(_ value: T, _ error: Error?) {
+        if let error {
+            reject(error)
+        } else {
+            fulfill(value)
+        }
+    }
+
+    /// Resolves the promise from an `(error, value)` pair, as ``resolve(_:_:)-(T?,Error?)``.
+    @inlinable
+    public func resolve(_ error: Error?, _ value: T?) {
+        resolve(value, error)
+    }
+}
+
+extension Resolver where T == Void {
+    /// Rejects the promise when `error` is not `nil`; fulfils it otherwise.
+    @inlinable
+    public func resolve(_ error: Error?) {
+        if let error {
+            reject(error)
+        } else {
+            fulfill(())
+        }
+    }
+
+    /// Fulfils the `Void` promise.
+    @inlinable
+    public func fulfill() {
+        fulfill(())
+    }
+
+    /// Fulfils the `Void` promise (PromiseKit's spelling, for use as a function value).
+    @inlinable
+    public func fulfill_() {
+        fulfill(())
+    }
+}
+
+extension Resolver: CustomStringConvertible {
+    /// `Resolver(pending)` or `Resolver(resolved)`.
+    public var description: String {
+        switch box.inspect() {
+        case .pending: return "Resolver<\(T.self)>(pending)"
+        case .resolved: return "Resolver<\(T.self)>(resolved)"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+
+extension Thenable {
+    /// Ends the chain with the value: `body` consumes it and the result is a `Promise<Void>`,
+    /// usually followed by `catch`.
+    ///
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`) once
+    /// this thenable is fulfilled. A rejection skips it, without dispatching; a throw rejects the
+    /// result.
+    ///
+    /// ```swift
+    /// fetchUser(id).done { user in
+    ///     print(user.name)
+    /// }.catch { error in
+    ///     print("Failed: \(error)")
+    /// }
+    /// ```
+    ///
+    /// - Returns: A promise that is fulfilled once `body` returns.
+    @inlinable
+    public func done(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> Void
+    ) -> Promise<Void> {
+        _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+            box.resolve(catching { try body(value) })
+        }
+    }
+
+    /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
+    /// with the same value.
+    ///
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`). A
+    /// rejection skips it, without dispatching; a throw rejects the result.
+    ///
+    /// ```swift
+    /// fetchUser(id).get { cache.store($0) }.map { $0.name }
+    /// ```
+    ///
+    /// - Returns: A promise of the same value.
+    @inlinable
+    public func get(
+        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> Void
+    ) -> Promise<T> {
+        _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+            box.resolve(catching { try body(value); return value })
+        }
+    }
+
+    /// Looks at the result, fulfilled or rejected, without changing it.
+    ///
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) with
+    /// the result; the returned promise resolves with that same result once `body` returns.
+    ///
+    /// ```swift
+    /// fetchUser(id).tap { print("fetch finished: \($0)") }.done { … }
+    /// ```
+    ///
+    /// - Returns: A promise with the same result.
+    @inlinable
+    public func tap(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (Result<T, Error>) -> Void
+    ) -> Promise<T> {
+        _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
+            body(result)
+            return box.resolve(result)
+        }
+    }
+}

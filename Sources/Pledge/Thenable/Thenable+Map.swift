@@ -1,0 +1,62 @@
+import Dispatch
+
+extension Thenable {
+    /// Transforms the value: the result is fulfilled with what `transform` returns.
+    ///
+    /// `transform` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`)
+    /// once this thenable is fulfilled. A rejection skips it and rejects the result with the
+    /// same error, without dispatching; a throw rejects the result with the thrown error.
+    ///
+    /// ```swift
+    /// fetchUser(id).map { $0.name }.done { print($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - on: The queue `transform` runs on; `nil` runs it on the thread that resolves this
+    ///     thenable.
+    ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
+    ///   - transform: Gets the value and returns the new one.
+    /// - Returns: A promise of the transformed value.
+    @inlinable
+    public func map<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping @Sendable (T) throws -> U
+    ) -> Promise<U> {
+        _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
+            box.resolve(catching { try transform(value) })
+        }
+    }
+
+    /// Transforms the value, rejecting when the transform returns `nil`.
+    ///
+    /// Like ``map(on:flags:_:)``, except that a `nil` from `transform` rejects the result with
+    /// ``PMKError/compactMap(_:_:)``, which describes the value that could not be mapped.
+    ///
+    /// ```swift
+    /// fetchText().compactMap { Int($0) }.done { number in … }
+    /// ```
+    ///
+    /// - Returns: A promise of the unwrapped transformed value.
+    @inlinable
+    public func compactMap<U: Sendable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ transform: @escaping @Sendable (T) throws -> U?
+    ) -> Promise<U> {
+        _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
+            box.resolve(
+                catching {
+                    guard let mapped = try transform(value) else {
+                        throw PMKError.compactMapFailure(value)
+                    }
+                    return mapped
+                })
+        }
+    }
+
+    /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled
+    /// and rejected with its error otherwise. Runs inline; nothing is dispatched.
+    @inlinable
+    public func asVoid() -> Promise<Void> {
+        map(on: nil) { _ in }
+    }
+}

@@ -1,0 +1,38 @@
+import Dispatch
+
+extension Thenable {
+    /// Continues the chain with the thenable `body` returns: the result resolves as that one does.
+    ///
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) once this
+    /// thenable is fulfilled. A rejection skips `body` and rejects the result with the same
+    /// error, without dispatching. If `body` throws, the result is rejected with that error; if it
+    /// returns the very promise this call returns, the result is rejected with
+    /// ``PMKError/returnedSelf``.
+    ///
+    /// ```swift
+    /// login(user).then { token in
+    ///     fetchProfile(token)
+    /// }.done { profile in
+    ///     show(profile)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - on: The queue `body` runs on; `nil` runs it on the thread that resolves this thenable.
+    ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
+    ///   - body: Gets the value and returns the thenable to continue with.
+    /// - Returns: A promise that resolves as the thenable from `body` does.
+    @inlinable
+    public func then<U: Thenable>(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ body: @escaping @Sendable (T) throws -> U
+    ) -> Promise<U.T> {
+        _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+            do {
+                return follow(try body(value), into: box)
+            } catch {
+                return box.resolve(.failure(error))
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+
+/// Something that eventually produces a value or an error: a ``Promise`` or a ``Guarantee``.
+///
+/// A thenable needs only two things, ``pipe(to:)`` and ``result``; every chaining operator
+/// (`then`, `map`, `done`, `get`, `tap`, the sequence helpers, …) is written once, in
+/// extensions, on top of them.
+///
+/// Thenables are class-bound and `Sendable`: share them freely across threads. Their value type
+/// is `Sendable` because a value is handed from the thread that resolves it to the queue its
+/// handlers run on. (In Swift 5 language mode that requirement is not enforced, so PromiseKit
+/// code with non-`Sendable` values keeps compiling.)
+public protocol Thenable: AnyObject, Sendable {
+    /// The type of the value this thenable produces.
+    associatedtype T: Sendable
+
+    /// Calls `body` with the result once this thenable is resolved; at once, on the calling
+    /// thread, if it already is.
+    ///
+    /// Handlers attached with `pipe` run in the order they were attached, exactly once, on the
+    /// thread that resolves the thenable.
+    func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void)
+
+    /// The result, or `nil` while pending.
+    var result: Result<T, Error>? { get }
+
+    /// Not API: attaches a handler that may hand back the next step of a cascade, so that
+    /// Pledge's operators resolve chains iteratively. Conforming types outside Pledge get a
+    /// default implementation built on ``pipe(to:)``.
+    func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep?
+}
+
+extension Thenable {
+    /// Default for thenables outside Pledge: run the handler's cascade where `pipe` calls us.
+    @inlinable
+    public func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep? {
+        pipe { Trampoline.run(handler($0)) }
+        return nil
+    }
+}
+
+extension DispatchQueue {
+    /// Runs `body` asynchronously, with `flags` when there are any; the one place operators
+    /// dispatch a handler.
+    ///
+    /// `body` runs the cascade it starts to the end before returning.
+    ///
+    /// Flags travel as their raw value because `DispatchWorkItemFlags` is not `Sendable` on
+    /// every platform.
+    @inlinable
+    func pledgeAsync(flags: UInt?, _ body: @escaping @Sendable () -> _PledgeStep?) {
+        if let flags {
+            async(flags: DispatchWorkItemFlags(rawValue: flags)) { Trampoline.run(body()) }
+        } else {
+            async { Trampoline.run(body()) }
+        }
+    }
+}
+
+/// Logs ``LogEvent/nilDispatchQueueWithFlags`` when an operator was given flags but no queue.
+@inlinable
+func checkFlags(_ queue: DispatchQueue?, _ flags: DispatchWorkItemFlags?) {
+    if queue == nil, flags != nil { conf.log(.nilDispatchQueueWithFlags) }
+}
