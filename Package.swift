@@ -17,6 +17,15 @@ let package = Package(
             dependencies: ["Pledge"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // A client fixture: compiled by every `swift build`, so idiomatic Swift 6 client code is
+        // proven to build (with zero warnings under `-warnings-as-errors` in CI). The Swift 5
+        // fixture and the code Swift 6 must reject are checked by `.ci/check-clients`.
+        .target(
+            name: "Swift6ClientFixture",
+            dependencies: ["Pledge"],
+            path: "Tests/Fixtures/Swift6Client",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "PledgeBenchmarks",
             dependencies: ["Pledge"],

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a box holds when looked at from outside: nothing yet, or the value it was sealed with.
 @usableFromInline
 enum Sealant<R> {
@@ -15,6 +17,44 @@ enum Sealant<R> {
 @usableFromInline
 typealias BoxHandler<R> = @Sendable (R) -> _PledgeStep?
 
+/// The phase of a box, readable without a lock: the non-generic part of every box.
+///
+/// Generic classes pay a runtime metadata lookup whenever unspecialised code (a `deinit`, for
+/// instance) touches a field whose type depends on the generic parameter. Keeping the phase
+/// here, in a non-generic root class, lets that code ask "still pending?" for free.
+@usableFromInline
+class BoxPhase: @unchecked Sendable {
+    /// Not sealed.
+    @usableFromInline static let pending: UInt8 = 0
+    /// Sealed; the sealing thread is still running the handlers that were attached before.
+    @usableFromInline static let firing: UInt8 = 1
+    /// Sealed, and every handler attached so far has been started.
+    @usableFromInline static let resolved: UInt8 = 2
+
+    // Safety: `phase` is an atomic. Every store that leaves `pending` is a release store made
+    // after the box's value was written, and every reader that sees a phase other than
+    // `pending` loads it with acquire ordering before reading the value, so the value is always
+    // visible, complete, and never written again.
+    @usableFromInline
+    final let phase: Atomic<UInt8>
+
+    /// Whether this is a ``SealedBox``; immutable.
+    @usableFromInline
+    final let isSealedBox: Bool
+
+    @inlinable
+    init(phase: UInt8, isSealedBox: Bool) {
+        self.phase = Atomic(phase)
+        self.isSealedBox = isSealedBox
+    }
+
+    /// Whether the box is still waiting for its value.
+    @inlinable
+    final var isPending: Bool {
+        phase.load(ordering: .acquiring) == BoxPhase.pending
+    }
+}
+
 /// The abstract storage behind every promise and guarantee.
 ///
 /// A box is either a ``SealedBox`` (born resolved; no lock) or an ``EmptyBox`` (pending, then
@@ -27,26 +67,20 @@ typealias BoxHandler<R> = @Sendable (R) -> _PledgeStep?
 /// - `inspect(_:)` attaches a handler, or runs it at once when the box is already sealed;
 /// - `seal(_:)` resolves the box and runs its handlers, iteratively.
 @usableFromInline
-class Box<R: Sendable>: @unchecked Sendable {
-    // Safety: `Box` has no mutable state of its own; `isSealedBox` is immutable and set only by
-    // the two subclasses' initialisers, so it is safe to read from any thread.
-    @usableFromInline
-    final let isSealedBox: Bool
+class Box<R: Sendable>: BoxPhase, @unchecked Sendable {
+    // Safety: `Box` adds no state to `BoxPhase`; see there and the subclasses.
 
-    @inlinable
-    init(isSealedBox: Bool) {
-        self.isSealedBox = isSealedBox
-    }
-
-    /// The current state of the box.
+    /// The current state of the box. Lock-free.
     @inlinable
     final func inspect() -> Sealant<R> {
         if isSealedBox {
             // Safety: `isSealedBox` is true only for instances created by `SealedBox.init`.
             return .resolved(unsafeDowncast(self, to: SealedBox<R>.self).value)
         }
+        guard !isPending else { return .pending }
         // Safety: the hierarchy is closed; a box that is not a `SealedBox` is an `EmptyBox`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).inspectState()
+        // Its value was published by the release store that ended `pending` (see `BoxPhase`).
+        return .resolved(unsafeDowncast(self, to: EmptyBox<R>.self).value)
     }
 
     /// Attaches `handler`, or, when the box is already sealed, runs it at once.

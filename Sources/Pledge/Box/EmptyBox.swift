@@ -1,108 +1,91 @@
+import Synchronization
+
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// All state lives in one small enum guarded by a ``SpinLock``. Every transition happens under
-/// the lock and returns what must happen next; handlers run only after the lock is released.
+/// The handler list is guarded by a ``SpinLock``; every transition happens under the lock and
+/// returns what must happen next, and handlers run only after the lock is released. The value
+/// is written once, under the lock, before the phase leaves `pending` with a release store, so
+/// readers that see a sealed phase read it without locking.
 ///
 /// Sealing moves the box to `firing`, not straight to `resolved`: a handler attached by another
 /// thread while the sealer is still running earlier handlers is queued behind them instead of
 /// overtaking them, so handlers always start in the order they were attached.
+///
+/// Field types are chosen so that the unspecialised `deinit` needs no generic metadata lookup:
+/// `value` has the bare generic type `R` (whose metadata the class already holds) and
+/// `Handlers` has a fixed layout. A pending box therefore holds a placeholder value, never
+/// read (see ``pendingBox()``).
 @usableFromInline
 final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @usableFromInline
-    enum State {
-        case pending(Handlers<R>)
-        /// Sealed; the handlers here are due and will be run by the sealing thread.
-        case firing(R, Handlers<R>)
-        case resolved(R)
-    }
-
-    // Safety: `state` is read and written only inside `withLock`, which holds `lock` for the
-    // whole access; the lock's acquire/release atomics order every access (and ThreadSanitizer
-    // models them). Exclusivity is therefore guaranteed by the lock, and the dynamic check is
-    // switched off because it costs a runtime call on every access in the hot path.
-    @exclusivity(unchecked)
-    @usableFromInline
-    var state: State
-
-    @usableFromInline
     let lock = SpinLock()
 
-    @inlinable
-    init() {
-        state = .pending(Handlers())
-        super.init(isSealedBox: false)
-    }
+    // Safety: `handlers` is read and written only while `lock` is held; the lock's
+    // acquire/release atomics order every access (and ThreadSanitizer models them). The dynamic
+    // exclusivity check is switched off because the lock already guarantees exclusivity and the
+    // check costs a runtime call on every access.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var handlers = Handlers<R>()
 
-    /// Runs `body` with exclusive access to the state. `body` is library code that never calls
-    /// out to user code.
-    @inlinable
-    func withLock<Value>(_ body: (inout State) -> Value) -> Value {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
+    // Safety: written once, under `lock`, while the phase is `pending`; the release store that
+    // ends `pending` publishes it, and it is read only after an acquire load sees a sealed
+    // phase. The placeholder it holds before that is never read.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var value: R
 
+    /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is
+    /// never read.
     @inlinable
-    func inspectState() -> Sealant<R> {
-        withLock { state in
-            switch state {
-            case .pending: return .pending
-            case .firing(let value, _), .resolved(let value): return .resolved(value)
-            }
-        }
+    init(placeholder: R) {
+        value = placeholder
+        super.init(phase: BoxPhase.pending, isSealedBox: false)
     }
 
     @inlinable
     func attach(_ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
-        let ready: R? = withLock { state in
-            switch state {
-            case .pending(var handlers):
-                state = .pending(Handlers())  // drop the second reference so `append` does not copy
+        if phase.load(ordering: .acquiring) != BoxPhase.resolved {
+            lock.lock()
+            if phase.load(ordering: .relaxed) != BoxPhase.resolved {
                 handlers.append(handler)
-                state = .pending(handlers)
+                lock.unlock()
                 return nil
-            case .firing(let value, var handlers):
-                state = .resolved(value)  // placeholder, as above
-                handlers.append(handler)
-                state = .firing(value, handlers)
-                return nil
-            case .resolved(let value):
-                return value
             }
+            lock.unlock()
         }
-        guard let ready else { return nil }
-        return handler(ready)
+        return handler(value)
     }
 
     @inlinable
-    func resolveEmpty(_ value: R) -> _PledgeStep? {
-        let due: Bool = withLock { state in
-            guard case .pending(let handlers) = state else { return false }
-            if handlers.isEmpty {
-                state = .resolved(value)
-                return false
-            }
-            state = .firing(value, handlers)
-            return true
+    func resolveEmpty(_ newValue: R) -> _PledgeStep? {
+        lock.lock()
+        guard phase.load(ordering: .relaxed) == BoxPhase.pending else {
+            lock.unlock()
+            return nil
         }
+        value = newValue
+        let due = !handlers.isEmpty
+        phase.store(due ? BoxPhase.firing : BoxPhase.resolved, ordering: .releasing)
+        lock.unlock()
         return due ? _PledgeStep(self, fire: { EmptyBox.fire($0, &$1) }) : nil
     }
 
     /// Takes the due handlers, or finishes the transition to `resolved` when none are left.
     @inlinable
-    func takeDue() -> (R, Handlers<R>)? {
-        withLock { state in
-            guard case .firing(let value, let handlers) = state else { return nil }
-            if handlers.isEmpty {
-                state = .resolved(value)
-                return nil
-            }
-            state = .firing(value, Handlers())
-            return (value, handlers)
+    func takeDue() -> Handlers<R>? {
+        lock.lock()
+        defer { lock.unlock() }
+        if handlers.isEmpty {
+            phase.store(BoxPhase.resolved, ordering: .releasing)
+            return nil
         }
+        var due = Handlers<R>()
+        swap(&due, &handlers)
+        return due
     }
 
-    /// Runs the handlers of a box in the `firing` state until none are left, then marks it
+    /// Runs the handlers of a box in the `firing` phase until none are left, then marks it
     /// resolved. Called only by the trampoline, on the thread that sealed the box.
     @inlinable
     static func fire(_ object: AnyObject, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
@@ -110,8 +93,8 @@ final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         // `EmptyBox<R>` of exactly this type.
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
         var next: _PledgeStep? = nil
-        while let (value, handlers) = box.takeDue() {
-            guard let step = handlers.run(value, &stack) else { continue }
+        while let handlers = box.takeDue() {
+            guard let step = handlers.run(box.value, &stack) else { continue }
             if next == nil {
                 next = step
             } else {
@@ -120,4 +103,18 @@ final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         }
         return next
     }
+}
+
+/// Fills the value slot of pending `Result` boxes; never read. A class instance, made once, so
+/// that making a pending box allocates nothing for it.
+@usableFromInline
+let pendingPlaceholder: any Error = PendingPlaceholder()
+
+@usableFromInline
+final class PendingPlaceholder: Error, Sendable {}
+
+/// Makes a pending box for a promise or a guarantee.
+@inlinable
+func pendingBox<T>() -> EmptyBox<Result<T, Error>> {
+    EmptyBox(placeholder: .failure(pendingPlaceholder))
 }

@@ -11,6 +11,6 @@ final class SealedBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable
     init(_ value: R) {
         self.value = value
-        super.init(isSealedBox: true)
+        super.init(phase: BoxPhase.resolved, isSealedBox: true)
     }
 }

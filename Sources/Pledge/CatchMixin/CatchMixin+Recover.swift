@@ -21,14 +21,14 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
+        Promise(box: _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
             guard case .failure(let error) = result else { return box.resolve(result) }
             do {
                 return follow(try body(error), into: box)
             } catch {
                 return box.resolve(.failure(error))
             }
-        }
+        })
     }
 
     /// Recovers from every error, cancellations included, with a guarantee: the result can no
@@ -50,17 +50,13 @@ extension CatchMixin {
     ) -> Guarantee<T> {
         checkFlags(on, flags)
         let flags = flags?.rawValue
-        let box = EmptyBox<T>()
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
         Trampoline.run(
             _pipe { result in
-                switch result {
-                case .success(let value):
-                    return box.resolve(value)
-                case .failure(let error):
-                    guard let on else { return body(error).box.inspect { box.resolve($0) } }
-                    on.pledgeAsync(flags: flags) { body(error).box.inspect { box.resolve($0) } }
-                    return nil
-                }
+                guard case .failure(let error) = result else { return box.resolve(result) }
+                guard let on else { return body(error).box.inspect { box.resolve($0) } }
+                on.pledgeAsync(flags: flags) { body(error).box.inspect { box.resolve($0) } }
+                return nil
             })
         return Guarantee(box: box)
     }
@@ -81,10 +77,10 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<T> {
-        _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
+        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
             body()
             return box.resolve(result)
-        }
+        })
     }
 
     /// Runs the asynchronous cleanup `body` when this promise resolves, and passes the result on
@@ -102,9 +98,9 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
-        _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
+        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
             body().box.inspect { _ in box.resolve(result) }
-        }
+        })
     }
 }
 
@@ -138,9 +134,9 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
-        _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
+        Promise(box: _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
             guard case .failure(let error) = result else { return box.resolve(result) }
             return box.resolve(catching { try body(error) })
-        }
+        })
     }
 }

@@ -1,25 +1,6 @@
 import Dispatch
 
 extension Guarantee {
-    /// Makes the result guarantee of an operator and connects it to `self`: once `self` has its
-    /// value, `run(body, value, box)` is called on `queue` (inline when `nil`) and must resolve
-    /// `box`.
-    @inlinable
-    func _chainGuarantee<Body: Sendable, U: Sendable>(
-        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, body: Body,
-        run: @escaping @Sendable (Body, T, EmptyBox<U>) -> _PledgeStep?
-    ) -> Guarantee<U> {
-        checkFlags(queue, flags)
-        let flags = flags?.rawValue
-        let target = EmptyBox<U>()
-        if queue == nil, case .resolved(let value) = box.inspect() {
-            Trampoline.run(run(body, value, target))
-        } else {
-            Trampoline.run(box.inspect { runOrDispatch(on: queue, flags: flags, run, body, $0, target) })
-        }
-        return Guarantee<U>(box: target)
-    }
-
     /// Ends the chain with the value.
     ///
     /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`)
@@ -32,10 +13,10 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<Void> {
-        _chainGuarantee(on: on, flags: flags, body: body) { body, value, box in
+        Guarantee<Void>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
             body(value)
-            return box.resolve(())
-        }
+            return box.resolve(.success(()))
+        })
     }
 
     /// Looks at the value without changing it.
@@ -48,10 +29,10 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<T> {
-        _chainGuarantee(on: on, flags: flags, body: body) { body, value, box in
+        Guarantee<T>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
             body(value)
-            return box.resolve(value)
-        }
+            return box.resolve(.success(value))
+        })
     }
 
     /// Transforms the value.
@@ -69,9 +50,9 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> U
     ) -> Guarantee<U> {
-        _chainGuarantee(on: on, flags: flags, body: body) { body, value, box in
-            box.resolve(body(value))
-        }
+        Guarantee<U>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+            box.resolve(.success(body(value)))
+        })
     }
 
     /// Continues with the guarantee `body` returns.
@@ -85,9 +66,9 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Guarantee<U>
     ) -> Guarantee<U> {
-        _chainGuarantee(on: on, flags: flags, body: body) { body, value, box in
+        Guarantee<U>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
             body(value).box.inspect { box.resolve($0) }
-        }
+        })
     }
 
     /// Discards the value. Runs inline; nothing is dispatched.

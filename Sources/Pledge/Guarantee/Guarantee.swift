@@ -10,18 +10,20 @@ import Dispatch
 /// after(seconds: 1).map { "ready" }.done { print($0) }
 /// ```
 public final class Guarantee<T: Sendable>: Thenable {
+    // A guarantee's box holds a `Result` like a promise's, always a success, so that both share
+    // one box type and one chaining implementation.
     @usableFromInline
-    let box: Box<T>
+    let box: Box<Result<T, Error>>
 
     @inlinable
-    init(box: Box<T>) {
+    init(box: Box<Result<T, Error>>) {
         self.box = box
     }
 
     /// Returns a guarantee that already has `value`.
     @inlinable
     public static func value(_ value: T) -> Guarantee<T> {
-        Guarantee(box: SealedBox(value))
+        Guarantee(box: SealedBox(.success(value)))
     }
 
     /// Makes a pending guarantee and runs `body` at once, synchronously, with the function that
@@ -37,7 +39,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// ```
     @inlinable
     public init(resolver body: (@escaping @Sendable (T) -> Void) -> Void) {
-        let box = EmptyBox<T>()
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
         self.box = box
         body(GuaranteeSealer(box).resolve)
     }
@@ -47,7 +49,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// - Returns: the guarantee and its resolve function; see ``init(resolver:)``.
     @inlinable
     public class func pending() -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void) {
-        let box = EmptyBox<T>()
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
 
@@ -55,13 +57,13 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// once, on the calling thread, if it already has.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        Trampoline.run(box.inspect { body(.success($0)); return nil })
+        Trampoline.run(box.inspect { body($0); return nil })
     }
 
     /// Not API; see ``Thenable/_pipe(_:)``.
     @inlinable
     public func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep? {
-        box.inspect { handler(.success($0)) }
+        box.inspect(handler)
     }
 
     /// The result, always a success, or `nil` while pending.
@@ -69,7 +71,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     public var result: Result<T, Error>? {
         switch box.inspect() {
         case .pending: return nil
-        case .resolved(let value): return .success(value)
+        case .resolved(let result): return result
         }
     }
 }
@@ -78,30 +80,32 @@ extension Guarantee where T == Void {
     /// Makes a guarantee that already has `Void`.
     @inlinable
     public convenience init() {
-        self.init(box: SealedBox(()))
+        self.init(box: SealedBox(.success(())))
     }
 
     /// A guarantee that already has `Void`.
     @inlinable
     public static var value: Guarantee<Void> {
-        Guarantee(box: SealedBox(()))
+        Guarantee(box: SealedBox(.success(())))
     }
 }
 
 extension Guarantee: CustomStringConvertible, CustomDebugStringConvertible {
     /// `Guarantee(pending)` or `Guarantee(<value>)`.
     public var description: String {
-        switch box.inspect() {
-        case .pending: return "Guarantee(pending)"
-        case .resolved(let value): return "Guarantee(\(value))"
+        switch result {
+        case nil: return "Guarantee(pending)"
+        case .success(let value)?: return "Guarantee(\(value))"
+        case .failure(let error)?: return "Guarantee(\(error))"
         }
     }
 
     /// Like ``description``, with the value type spelled out.
     public var debugDescription: String {
-        switch box.inspect() {
-        case .pending: return "Guarantee<\(T.self)>.pending"
-        case .resolved(let value): return "Guarantee<\(T.self)>.fulfilled(\(String(reflecting: value)))"
+        switch result {
+        case nil: return "Guarantee<\(T.self)>.pending"
+        case .success(let value)?: return "Guarantee<\(T.self)>.fulfilled(\(String(reflecting: value)))"
+        case .failure(let error)?: return "Guarantee<\(T.self)>.rejected(\(String(reflecting: error)))"
         }
     }
 }
@@ -111,15 +115,15 @@ extension Guarantee: CustomStringConvertible, CustomDebugStringConvertible {
 @usableFromInline
 final class GuaranteeSealer<T: Sendable>: Sendable {
     @usableFromInline
-    let box: Box<T>
+    let box: Box<Result<T, Error>>
 
     @inlinable
-    init(_ box: Box<T>) {
+    init(_ box: Box<Result<T, Error>>) {
         self.box = box
     }
 
     deinit {
-        if case .pending = box.inspect() {
+        if box.isPending {
             conf.log(.pendingGuaranteeDeallocated)
         }
     }
@@ -127,6 +131,6 @@ final class GuaranteeSealer<T: Sendable>: Sendable {
     @inlinable
     @Sendable
     func resolve(_ value: T) {
-        box.seal(value)
+        box.seal(.success(value))
     }
 }

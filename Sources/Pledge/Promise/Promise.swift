@@ -49,7 +49,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         if let promise = bridge as? Promise<T> {
             box = promise.box
         } else {
-            let box = EmptyBox<Result<T, Error>>()
+            let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
             Trampoline.run(bridge._pipe { box.resolve($0) })
         }
@@ -67,7 +67,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// ```
     @inlinable
     public init(resolver body: (Resolver<T>) throws -> Void) {
-        let box = EmptyBox<Result<T, Error>>()
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
         self.box = box
         let resolver = Resolver(box)
         do {
@@ -85,7 +85,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// - Returns: the promise and its resolver.
     @inlinable
     public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
-        let box = EmptyBox<Result<T, Error>>()
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
         return (Promise(box: box), Resolver(box))
     }
 

@@ -21,7 +21,7 @@ public final class Resolver<T: Sendable>: Sendable {
     }
 
     deinit {
-        if case .pending = box.inspect() {
+        if box.isPending {
             conf.log(.pendingPromiseDeallocated)
         }
     }

@@ -33,27 +33,27 @@ extension Thenable {
     /// `queue` (inline when `nil`) and must resolve `box`, directly or by following another
     /// thenable. Other results are passed to `box` by `pass` without dispatching.
     ///
-    /// - Returns: the promise backed by `box`.
+    /// - Returns: `box`, to back the promise or guarantee the operator returns.
     @inlinable
     func _chain<Body: Sendable, U: Sendable>(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, side: ChainSide, body: Body,
         pass: @escaping @Sendable (Result<T, Error>) -> Result<U, Error>,
         run: @escaping @Sendable (Body, Result<T, Error>, EmptyBox<Result<U, Error>>) -> _PledgeStep?
-    ) -> Promise<U> {
+    ) -> EmptyBox<Result<U, Error>> {
         checkFlags(queue, flags)
         let flags = flags?.rawValue
-        let box = EmptyBox<Result<U, Error>>()
+        let box: EmptyBox<Result<U, Error>> = pendingBox()
         if queue == nil, let result = self.result {
             // Already resolved and nothing to dispatch to: do the work now, with no handler.
             Trampoline.run(side.acts(on: result) ? run(body, result, box) : box.resolve(pass(result)))
-            return Promise(box: box)
+            return box
         }
         Trampoline.run(
             _pipe { result in
                 guard side.acts(on: result) else { return box.resolve(pass(result)) }
                 return runOrDispatch(on: queue, flags: flags, run, body, result, box)
             })
-        return Promise(box: box)
+        return box
     }
 
     /// ``_chain(on:flags:side:body:pass:run:)`` for operators that act on fulfilment only.
@@ -61,7 +61,7 @@ extension Thenable {
     func _chainFulfilled<Body: Sendable, U: Sendable>(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, body: Body,
         run: @escaping @Sendable (Body, T, EmptyBox<Result<U, Error>>) -> _PledgeStep?
-    ) -> Promise<U> {
+    ) -> EmptyBox<Result<U, Error>> {
         // `body` and `run` travel together as the body of `_chain`, so that the adapter below
         // captures nothing and costs no allocation.
         _chain(

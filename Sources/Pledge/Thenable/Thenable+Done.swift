@@ -22,9 +22,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+        Promise(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
             box.resolve(catching { try body(value) })
-        }
+        })
     }
 
     /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
@@ -43,9 +43,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<T> {
-        _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
+        Promise(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
             box.resolve(catching { try body(value); return value })
-        }
+        })
     }
 
     /// Looks at the result, fulfilled or rejected, without changing it.
@@ -63,9 +63,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Result<T, Error>) -> Void
     ) -> Promise<T> {
-        _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
+        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
             body(result)
             return box.resolve(result)
-        }
+        })
     }
 }

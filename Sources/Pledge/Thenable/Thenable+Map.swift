@@ -22,9 +22,9 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
+        Promise(box: _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
             box.resolve(catching { try transform(value) })
-        }
+        })
     }
 
     /// Transforms the value, rejecting when the transform returns `nil`.
@@ -42,7 +42,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
+        Promise(box: _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
             box.resolve(
                 catching {
                     guard let mapped = try transform(value) else {
@@ -50,7 +50,7 @@ extension Thenable {
                     }
                     return mapped
                 })
-        }
+        })
     }
 
     /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled
