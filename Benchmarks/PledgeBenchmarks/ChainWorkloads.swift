@@ -57,3 +57,12 @@ final class CallbackSlot {
 func opaqueClosure<A, B>(_ body: @escaping (A) -> B) -> (A) -> B {
     body
 }
+
+/// `n` `map(on: nil)` steps on an already-resolved promise, for allocation counting.
+func mapSteps(_ n: Int) {
+    var promise = Promise.value(0)
+    for _ in 0..<n {
+        promise = promise.map(on: nil) { $0 &+ 1 }
+    }
+    blackHole(promise)
+}

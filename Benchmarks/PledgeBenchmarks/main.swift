@@ -4,8 +4,8 @@
 //   --quick            a few repetitions of short runs (CI smoke test)
 //   --repetitions N    samples per workload (default 15)
 //   --filter TEXT      only workloads whose name contains TEXT
-//   --probe NAME N     run workload NAME (w1, w2) N times with no output, for allocation
-//                      counting under valgrind
+//   --probe NAME N     run NAME (map: N map steps on a resolved promise; w1, w2: N workload
+//                      iterations) with no output, for allocation counting under valgrind
 
 import Pledge
 
@@ -40,13 +40,14 @@ while let argument = arguments.first {
         }
     default:
         print("pledge-bench: unknown option \(argument)")
-        print("usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--probe w1|w2 N]")
+        print("usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--probe map|w1|w2 N]")
         exit(2)
     }
 }
 
 if let probe {
     switch probe.name {
+    case "map": mapSteps(probe.count)
     case "w1": resolvedChain.run(probe.count * 10)
     case "w2": pendingThenResolve.run(probe.count)
     default:

@@ -1,7 +1,7 @@
 /// An error that knows whether it stands for a cancellation.
 ///
 /// Conform your own error types to let ``CatchPolicy/allErrorsExceptCancellation`` and
-/// ``Swift/Error/isCancelled`` recognise them.
+/// `Error.isCancelled` recognise them.
 ///
 /// ```swift
 /// enum DownloadError: CancellableError {

@@ -5,7 +5,7 @@ public enum CatchPolicy: Sendable {
     /// Every error, cancellations included.
     case allErrors
 
-    /// Every error except those whose ``Swift/Error/isCancelled`` is `true`; a cancellation
+    /// Every error except those whose `Error.isCancelled` is `true`; a cancellation
     /// passes by the handler and stays in the chain.
     case allErrorsExceptCancellation
 }

@@ -15,7 +15,7 @@ public enum PMKError: Error, Sendable, Equatable {
     /// concurrency limit below one.
     case badInput
 
-    /// The operation was cancelled. ``Swift/Error/isCancelled`` is `true` for this error, and
+    /// The operation was cancelled. `Error.isCancelled` is `true` for this error, and
     /// ``CatchPolicy/allErrorsExceptCancellation`` skips it.
     case cancelled
 

@@ -48,6 +48,8 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     public init<U: Thenable>(_ bridge: U) where U.T == T {
         if let promise = bridge as? Promise<T> {
             box = promise.box
+        } else if let guarantee = bridge as? Guarantee<T> {
+            box = guarantee.box  // a guarantee's box never fails; sharing it is safe
         } else {
             let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
