@@ -83,6 +83,20 @@ class Box<R: Sendable>: BoxPhase, @unchecked Sendable {
         return .resolved(unsafeDowncast(self, to: EmptyBox<R>.self).value)
     }
 
+    /// The value, when the box is sealed and every handler attached before has been started, so
+    /// that a new handler may run at once without overtaking them; `nil` otherwise (pending, or
+    /// still firing). Lock-free.
+    @inlinable
+    final var settledValue: R? {
+        if isSealedBox {
+            // Safety: see `inspect()`.
+            return unsafeDowncast(self, to: SealedBox<R>.self).value
+        }
+        guard phase.load(ordering: .acquiring) == BoxPhase.resolved else { return nil }
+        // Safety: see `inspect()`.
+        return unsafeDowncast(self, to: EmptyBox<R>.self).value
+    }
+
     /// Attaches `handler`, or, when the box is already sealed, runs it at once.
     ///
     /// - Returns: the step the handler handed back when it ran now; `nil` when it was stored.

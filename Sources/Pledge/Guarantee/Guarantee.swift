@@ -53,8 +53,10 @@ public final class Guarantee<T: Sendable>: Thenable {
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
 
-    /// Calls `body` with the result, always a success, once this guarantee has its value; at
-    /// once, on the calling thread, if it already has.
+    /// Calls `body` with the result, always a success, once this guarantee has its value.
+    /// Handlers run in the order they were attached, exactly once: on the calling thread at once
+    /// when the guarantee is resolved and done running earlier handlers, otherwise on the thread
+    /// that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         Trampoline.run(box.inspect { body($0); return nil })

@@ -91,8 +91,9 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         return (Promise(box: box), Resolver(box))
     }
 
-    /// Calls `body` with the result once this promise is resolved; at once, on the calling
-    /// thread, if it already is. Handlers run in the order they were attached.
+    /// Calls `body` with the result once this promise is resolved. Handlers run in the order
+    /// they were attached, exactly once: on the calling thread at once when the promise is
+    /// resolved and done running earlier handlers, otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         Trampoline.run(box.inspect { body($0); return nil })

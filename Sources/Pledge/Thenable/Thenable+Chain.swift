@@ -43,8 +43,8 @@ extension Thenable {
         checkFlags(queue, flags)
         let flags = flags?.rawValue
         let box: EmptyBox<Result<U, Error>> = pendingBox()
-        if queue == nil, let result = self.result {
-            // Already resolved and nothing to dispatch to: do the work now, with no handler.
+        if queue == nil, let result = _settledResult {
+            // Already settled and nothing to dispatch to: do the work now, with no handler.
             Trampoline.run(side.acts(on: result) ? run(body, result, box) : box.resolve(pass(result)))
             return box
         }
@@ -77,6 +77,19 @@ extension Thenable {
                 case .failure(let error): return box.resolve(.failure(error))
                 }
             })
+    }
+}
+
+extension Thenable {
+    /// The result, when a handler attached now would run at once: the thenable is resolved
+    /// *and* has started every handler attached before. While a promise is still running its
+    /// earlier handlers this is `nil`, so a new `on: nil` operator queues behind them instead of
+    /// overtaking them. Always `nil` for thenables outside Pledge, which then simply attach.
+    @inlinable
+    var _settledResult: Result<T, Error>? {
+        if let promise = self as? Promise<T> { return promise.box.settledValue }
+        if let guarantee = self as? Guarantee<T> { return guarantee.box.settledValue }
+        return nil
     }
 }
 

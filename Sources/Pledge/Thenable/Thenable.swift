@@ -14,11 +14,11 @@ public protocol Thenable: AnyObject, Sendable {
     /// The type of the value this thenable produces.
     associatedtype T: Sendable
 
-    /// Calls `body` with the result once this thenable is resolved; at once, on the calling
-    /// thread, if it already is.
+    /// Calls `body` with the result once this thenable is resolved.
     ///
-    /// Handlers attached with `pipe` run in the order they were attached, exactly once, on the
-    /// thread that resolves the thenable.
+    /// Handlers attached with `pipe` run in the order they were attached, exactly once: on the
+    /// calling thread at once when the thenable is resolved and done running earlier handlers,
+    /// otherwise on the thread that resolves it.
     func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void)
 
     /// The result, or `nil` while pending.

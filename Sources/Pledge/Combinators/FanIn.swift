@@ -1,0 +1,313 @@
+// The one implementation behind every form of `when`: a fan-in that pulls thenables from an
+// iterator, attaches an inline handler to each, keeps their outcomes in input order, and
+// resolves one box when the last input is in (or, for the fail-fast forms, when the first
+// rejection arrives). Arrays, variadics, tuples and guarantees are all an iterator pulled
+// without a concurrency limit; `when(…, concurrently:)` is the same iterator pulled lazily.
+
+/// Collects the outcomes of a sequence of thenables into one result: the part of a fan-in that
+/// does not depend on where the inputs come from. ``FanIn`` adds the iterator.
+///
+/// ## State machine
+/// Everything shared lives in ``State`` and is touched only inside ``withState(_:)``, under one
+/// ``SpinLock``. Each transition decides what must happen next (resolve the box, pull more
+/// inputs, nothing) and the caller does it after the lock is released, so neither user code
+/// (the iterator's `next()`, handlers of the result) nor a box cascade ever runs under the lock.
+///
+/// ## Pulling
+/// Exactly one thread at a time owns the iterator: the one that set `pulling` under the lock.
+/// The owner pulls while fewer than `limit` inputs are outstanding and no rejection ended the
+/// fan-in, then gives up ownership in the same critical section that found it must stop. A
+/// thread that delivers an outcome and finds the iterator unowned, not exhausted and below the
+/// limit takes ownership and pulls in turn. So no wake-up is lost, at most `limit` inputs are
+/// outstanding, and inputs that are already resolved are consumed by the owner's loop instead of
+/// by recursion.
+///
+/// ## Cost
+/// One allocation for the fan-in, one handler per input, a results buffer that grows by
+/// amortised appends, and O(n) to build the output: O(n) time and memory overall.
+///
+/// The core is generic only over `Sendable` types, so that the handlers attached to the inputs
+/// can capture it; a handler capturing the iterator's type would not be `Sendable`.
+@usableFromInline
+class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked Sendable {
+    // Safety: `state` is read and written only inside `withState`, which holds `lock`. The other
+    // stored properties are immutable and `Sendable`. Subclasses document their own state.
+
+    /// The shared part of the fan-in.
+    @usableFromInline
+    struct State {
+        /// The outcome of each input pulled so far, in pull order; `nil` while it is pending.
+        @usableFromInline var slots: [Slot?]
+        /// Inputs pulled whose outcome has not arrived yet.
+        @usableFromInline var outstanding = 0
+        /// Whether some thread owns the iterator. The creator owns it at first.
+        @usableFromInline var pulling = true
+        /// Whether the iterator returned `nil`.
+        @usableFromInline var exhausted = false
+        /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
+        @usableFromInline var finished = false
+
+        @inlinable
+        init(capacity: Int) {
+            slots = []
+            slots.reserveCapacity(capacity)
+        }
+    }
+
+    /// What a thread must do after a transition, outside the lock.
+    @usableFromInline
+    enum Next {
+        case nothing
+        /// Reject the box; the slots taken from the state are released with this value, outside
+        /// the lock, because releasing values may run user code (a `deinit`).
+        case reject(Error, dropped: [Slot?])
+        case fulfil([Slot?])
+        case pull
+    }
+
+    /// Whether the owner of the iterator may pull another input.
+    @usableFromInline
+    enum PullVerdict {
+        case more
+        case atLimit
+        case finished
+    }
+
+    @usableFromInline
+    let lock = SpinLock()
+
+    @exclusivity(unchecked)
+    @usableFromInline
+    var state: State
+
+    /// The most inputs that may be outstanding at once.
+    @usableFromInline
+    let limit: Int
+
+    /// Backs the promise or guarantee that the `when` call returned.
+    @usableFromInline
+    let box: EmptyBox<Result<Output, Error>>
+
+    /// Turns an input's result into its slot, or into the error that ends the fan-in at once.
+    @usableFromInline
+    let settle: @Sendable (Result<Value, Error>) -> Result<Slot, Error>
+
+    /// Builds the output from the slots once every one of them is filled.
+    @usableFromInline
+    let collect: @Sendable ([Slot?]) -> Output
+
+    @inlinable
+    init(
+        limit: Int, capacity: Int,
+        settle: @escaping @Sendable (Result<Value, Error>) -> Result<Slot, Error>,
+        collect: @escaping @Sendable ([Slot?]) -> Output
+    ) {
+        self.state = State(capacity: capacity)
+        self.limit = limit
+        self.box = pendingBox()
+        self.settle = settle
+        self.collect = collect
+    }
+
+    @inlinable
+    final func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.withLock { body(&state) }
+    }
+
+    /// Pulls and attaches inputs; overridden by ``FanIn``. Only the owner of the iterator calls
+    /// it.
+    ///
+    /// - Returns: The step that runs the box's handlers when this call resolved it.
+    @inlinable
+    func pull() -> _PledgeStep? {
+        nil
+    }
+
+    /// Reserves the slot of an input about to be attached.
+    ///
+    /// - Returns: The input's index.
+    @inlinable
+    final func admit() -> Int {
+        withState { state in
+            state.outstanding += 1
+            state.slots.append(nil)
+            return state.slots.count - 1
+        }
+    }
+
+    /// The handler to attach to input `index`.
+    @inlinable
+    final func handler(for index: Int) -> @Sendable (Result<Value, Error>) -> _PledgeStep? {
+        { [self] result in deliver(result, at: index) }
+    }
+
+    /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
+    ///
+    /// - Returns: The step that runs the box's handlers when this call resolved it.
+    @inlinable
+    final func deliver(_ result: Result<Value, Error>, at index: Int) -> _PledgeStep? {
+        let settled = settle(result)
+        let next: Next = withState { state in
+            guard !state.finished else { return .nothing }
+            state.outstanding -= 1
+            switch settled {
+            case .failure(let error):
+                state.finished = true
+                var dropped: [Slot?] = []
+                swap(&dropped, &state.slots)
+                return .reject(error, dropped: dropped)
+            case .success(let slot):
+                state.slots[index] = slot
+                if state.exhausted {
+                    return state.outstanding == 0 ? finish(&state) : .nothing
+                }
+                if !state.pulling, state.outstanding < limit {
+                    state.pulling = true
+                    return .pull
+                }
+                return .nothing
+            }
+        }
+        return perform(next)
+    }
+
+    /// Records that the iterator is exhausted; called by its owner.
+    ///
+    /// - Returns: The step that runs the box's handlers when this call resolved it.
+    @inlinable
+    final func exhaust() -> _PledgeStep? {
+        perform(
+            withState { state in
+                state.exhausted = true
+                return state.outstanding == 0 ? finish(&state) : .nothing
+            })
+    }
+
+    /// Decides, for the owner of the iterator, whether it may pull again; gives up ownership
+    /// when the limit is reached.
+    @inlinable
+    final func verdict() -> PullVerdict {
+        withState { state in
+            if state.finished { return .finished }
+            if state.outstanding >= limit {
+                state.pulling = false
+                return .atLimit
+            }
+            return .more
+        }
+    }
+
+    /// Marks the fan-in finished and takes the filled slots.
+    @inlinable
+    final func finish(_ state: inout State) -> Next {
+        state.finished = true
+        var slots: [Slot?] = []
+        swap(&slots, &state.slots)
+        return .fulfil(slots)
+    }
+
+    @inlinable
+    final func perform(_ next: Next) -> _PledgeStep? {
+        switch next {
+        case .nothing: return nil
+        case .reject(let error, _): return box.resolve(.failure(error))
+        case .fulfil(let slots): return box.resolve(.success(collect(slots)))
+        case .pull: return pull()
+        }
+    }
+}
+
+/// A fan-in over the thenables an iterator produces.
+@usableFromInline
+final class FanIn<Source: IteratorProtocol, Slot: Sendable, Output: Sendable>:
+    FanInCore<Source.Element.T, Slot, Output>, @unchecked Sendable
+where Source.Element: Thenable {
+    // Safety: `source` is touched only by the thread that owns the iterator (see "Pulling" in
+    // `FanInCore`): ownership is taken and given up under `lock`, whose acquire/release orderings
+    // make every use of `source` happen after the previous owner's last one.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var source: Source?
+
+    @inlinable
+    init(
+        source: Source, limit: Int, capacity: Int,
+        settle: @escaping @Sendable (Result<Source.Element.T, Error>) -> Result<Slot, Error>,
+        collect: @escaping @Sendable ([Slot?]) -> Output
+    ) {
+        self.source = source
+        super.init(limit: limit, capacity: capacity, settle: settle, collect: collect)
+    }
+
+    /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
+    /// fan-in has finished. Only the owner of the iterator calls it.
+    @inlinable
+    override func pull() -> _PledgeStep? {
+        while true {
+            guard let input = source?.next() else {
+                // Still the owner, and once `exhausted` is set nobody takes ownership again, so
+                // the iterator can go now (outside the lock: its deinit may run user code).
+                source = nil
+                return exhaust()
+            }
+            Trampoline.run(input._pipe(handler(for: admit())))
+            switch verdict() {
+            case .more:
+                continue
+            case .finished:
+                // A finished fan-in keeps its owner for good, so nobody pulls again and this
+                // thread may release the iterator.
+                source = nil
+                return nil
+            case .atLimit:
+                // Ownership is given up: `source` belongs to the next owner now.
+                return nil
+            }
+        }
+    }
+}
+
+/// Starts a fan-in over `source` and returns the box it resolves.
+///
+/// - Parameters:
+///   - limit: The most inputs outstanding at once; `Int.max` attaches to every input at once.
+///   - capacity: How many inputs are expected, to size the results buffer.
+///   - settle: Maps an input's result to its slot; a failure ends the fan-in with that error.
+///   - collect: Builds the output from the filled slots.
+@inlinable
+func _fanIn<Source: IteratorProtocol, Slot: Sendable, Output: Sendable>(
+    _ source: Source, limit: Int = .max, capacity: Int = 0,
+    settle: @escaping @Sendable (Result<Source.Element.T, Error>) -> Result<Slot, Error>,
+    collect: @escaping @Sendable ([Slot?]) -> Output
+) -> EmptyBox<Result<Output, Error>> where Source.Element: Thenable {
+    let fanIn = FanIn(source: source, limit: limit, capacity: capacity, settle: settle, collect: collect)
+    Trampoline.run(fanIn.pull())
+    return fanIn.box
+}
+
+/// A fan-in that fails fast: every input must be fulfilled, and the first rejection rejects the
+/// result with its error. The values come back in input order.
+@inlinable
+func _fanInValues<Source: IteratorProtocol>(
+    _ source: Source, limit: Int = .max, capacity: Int = 0
+) -> EmptyBox<Result<[Source.Element.T], Error>> where Source.Element: Thenable {
+    _fanIn(source, limit: limit, capacity: capacity, settle: { $0 }, collect: { $0.compactMap { $0 } })
+}
+
+/// A fan-in that never fails: it waits for every input and returns their results in input order.
+@inlinable
+func _fanInResults<Source: IteratorProtocol>(
+    _ source: Source, limit: Int = .max, capacity: Int = 0
+) -> EmptyBox<Result<[Result<Source.Element.T, Error>], Error>> where Source.Element: Thenable {
+    _fanIn(
+        source, limit: limit, capacity: capacity,
+        settle: { .success($0) }, collect: { $0.compactMap { $0 } })
+}
+
+/// A fan-in that fails fast and discards the values.
+@inlinable
+func _fanInVoid<Source: IteratorProtocol>(
+    _ source: Source, capacity: Int = 0
+) -> EmptyBox<Result<Void, Error>> where Source.Element: Thenable {
+    _fanIn(source, capacity: capacity, settle: { $0.map { _ in () } }, collect: { _ in () })
+}

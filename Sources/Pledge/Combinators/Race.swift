@@ -1,0 +1,121 @@
+import Synchronization
+
+/// Resolves as the first of the thenables resolves, with its value or its error.
+///
+/// The other thenables (the losers) keep running; their results are ignored and nothing is
+/// reported about them. Nothing is dispatched: the result resolves on the thread that resolves
+/// the winner. Called with no arguments, the result is rejected with ``PMKError/badInput``.
+///
+/// ```swift
+/// race(fetchFromMirrorA(), fetchFromMirrorB()).done { data in use(data) }
+/// ```
+///
+/// - Parameter thenables: The thenables to race.
+/// - Returns: A promise that resolves as the first thenable to resolve does.
+@inlinable
+public func race<U: Thenable>(_ thenables: U...) -> Promise<U.T> {
+    race(thenables)
+}
+
+/// Resolves as the first thenable in an array resolves, with its value or its error.
+///
+/// The losers keep running; their results are ignored and nothing is reported about them.
+/// Nothing is dispatched: the result resolves on the thread that resolves the winner. An empty
+/// array rejects the result with ``PMKError/badInput``.
+///
+/// ```swift
+/// race(mirrors.map { fetch(from: $0) }).done { data in use(data) }
+/// ```
+///
+/// - Parameter thenables: The thenables to race.
+/// - Returns: A promise that resolves as the first thenable to resolve does.
+@inlinable
+public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
+    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
+    return Promise(box: _race(thenables))
+}
+
+/// Resolves as the first of the guarantees resolves, with its value.
+///
+/// The losers keep running and are ignored. Nothing is dispatched: the result resolves on the
+/// thread that resolves the winner. A guarantee cannot report bad input, so called with no
+/// arguments the result never resolves, as in PromiseKit.
+///
+/// ```swift
+/// race(after(seconds: 1).map { "slow" }, after(seconds: 0.1).map { "fast" }).done { print($0) }
+/// ```
+///
+/// - Parameter guarantees: The guarantees to race.
+/// - Returns: A guarantee of the first value.
+@inlinable
+public func race<T>(_ guarantees: Guarantee<T>...) -> Guarantee<T> {
+    Guarantee(box: _race(guarantees))
+}
+
+/// Resolves as the first thenable in an array is fulfilled; rejections are ignored unless every
+/// thenable is rejected.
+///
+/// When every thenable is rejected, the result is rejected with ``PMKError/noWinner``. The
+/// losers keep running; their results are ignored and nothing is reported about them. Nothing is
+/// dispatched: the result resolves on the thread that fulfils the winner (or rejects the last
+/// thenable). An empty array rejects the result with ``PMKError/badInput``.
+///
+/// ```swift
+/// race(fulfilled: mirrors.map { fetch(from: $0) }).done { data in
+///     use(data)
+/// }.catch { error in
+///     // PMKError.noWinner: every mirror failed.
+/// }
+/// ```
+///
+/// - Parameter thenables: The thenables to race.
+/// - Returns: A promise of the first value any thenable is fulfilled with.
+@inlinable
+public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
+    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
+    let box: EmptyBox<Result<U.T, Error>> = pendingBox()
+    let pending = RaceTally(thenables.count)
+    for thenable in thenables {
+        Trampoline.run(
+            thenable._pipe { result in
+                if case .success = result { return box.resolve(result) }
+                guard pending.rejectionIsLast() else { return nil }
+                return box.resolve(.failure(PMKError.noWinner))
+            })
+        // A winner is in: the rest would only be ignored.
+        if !box.isPending { break }
+    }
+    return Promise(box: box)
+}
+
+/// Attaches every input to one box; the first result seals it and the later ones are ignored.
+@inlinable
+func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
+    let box: EmptyBox<Result<U.T, Error>> = pendingBox()
+    for thenable in thenables {
+        Trampoline.run(thenable._pipe { box.resolve($0) })
+        // A winner is in: the rest would only be ignored.
+        if !box.isPending { break }
+    }
+    return box
+}
+
+/// Counts the inputs of `race(fulfilled:)` that have not been rejected yet.
+@usableFromInline
+final class RaceTally: Sendable {
+    @usableFromInline
+    let remaining: Atomic<Int>
+
+    @inlinable
+    init(_ count: Int) {
+        remaining = Atomic(count)
+    }
+
+    /// Records one rejection.
+    ///
+    /// - Returns: Whether it was the last input to be rejected.
+    @inlinable
+    func rejectionIsLast() -> Bool {
+        remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    }
+}

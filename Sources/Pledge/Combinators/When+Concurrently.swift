@@ -1,0 +1,62 @@
+// `when` over an iterator of thenables with a limit on how many are pending at once: the fan-in
+// of FanIn.swift, pulled lazily.
+
+/// Waits for the thenables an iterator produces, pulling them lazily so that at most
+/// `concurrently` of them are pending at once, and collects their values in iteration order.
+///
+/// The iterator is pulled while fewer than `concurrently` of the thenables it produced are
+/// pending, so the limit is reached whenever the iterator can produce that many. Each time one
+/// is fulfilled, the next is pulled, on the thread that fulfilled it. The first rejection rejects
+/// the result with its error and stops the pulling; thenables already pulled keep running. A
+/// `concurrently` below 1 rejects the result with ``PMKError/badInput`` without pulling anything.
+///
+/// Because the iterator is advanced from whichever thread resolves a thenable (one thread at a
+/// time, never concurrently), it is `sending`: it must not be used anywhere else afterwards.
+/// Starting the work inside `next()` is what makes the limit real:
+///
+/// ```swift
+/// var remaining = urls.makeIterator()
+/// let downloads = AnyIterator { remaining.next().map { download($0) } }
+/// when(fulfilled: downloads, concurrently: 3).done { files in save(files) }
+/// ```
+///
+/// - Parameters:
+///   - promiseIterator: Produces the thenables to wait for; it should start each one's work
+///     when it is pulled.
+///   - concurrently: The most thenables pending at once; at least 1.
+/// - Returns: A promise of the values, in the order the iterator produced them.
+@inlinable
+public func when<It: IteratorProtocol>(
+    fulfilled promiseIterator: sending It, concurrently: Int
+) -> Promise<[It.Element.T]> where It.Element: Thenable {
+    guard concurrently > 0 else { return Promise(error: PMKError.badInput) }
+    return Promise(box: _fanInValues(promiseIterator, limit: concurrently))
+}
+
+/// Waits for the thenables an iterator produces to resolve, pulling them lazily so that at most
+/// `concurrently` of them are pending at once, and collects their results in iteration order.
+///
+/// The iterator is pulled as for ``when(fulfilled:concurrently:)``, except that a rejection does
+/// not stop it: every thenable the iterator produces is pulled and waited for, and the result
+/// never fails. Each time one resolves, the next is pulled, on the thread that resolved it. A
+/// `concurrently` below 1 gives `[.failure(PMKError.badInput)]` at once, without pulling
+/// anything, as PromiseKit does. The iterator is `sending`, as for the `fulfilled:` form.
+///
+/// ```swift
+/// var remaining = jobs.makeIterator()
+/// let runs = AnyIterator { remaining.next().map { run($0) } }
+/// when(resolved: runs, concurrently: 2).done { results in report(results) }
+/// ```
+///
+/// - Parameters:
+///   - promiseIterator: Produces the thenables to wait for; it should start each one's work
+///     when it is pulled.
+///   - concurrently: The most thenables pending at once; at least 1.
+/// - Returns: A guarantee of the results, in the order the iterator produced them.
+@inlinable
+public func when<It: IteratorProtocol>(
+    resolved promiseIterator: sending It, concurrently: Int
+) -> Guarantee<[Result<It.Element.T, Error>]> where It.Element: Thenable {
+    guard concurrently > 0 else { return Guarantee.value([.failure(PMKError.badInput)]) }
+    return Guarantee(box: _fanInResults(promiseIterator, limit: concurrently))
+}

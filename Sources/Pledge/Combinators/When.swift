@@ -1,0 +1,226 @@
+// `when` over arrays and variadic lists: wait for many thenables at once. Every form here, in
+// When+Tuples.swift and in When+Concurrently.swift is a thin wrapper over the fan-in in
+// FanIn.swift.
+
+/// Waits for every thenable to be fulfilled and collects their values in input order.
+///
+/// The result is rejected as soon as any input is rejected, with that input's error; the other
+/// inputs keep running, and their results are ignored. An empty array gives a promise that is
+/// already fulfilled with `[]`. Nothing is dispatched: the result resolves on the thread that
+/// resolves the last input (or the first rejected one), so chain with an `on:` queue as usual.
+///
+/// ```swift
+/// let avatars: Promise<[Image]> = when(fulfilled: users.map { fetchAvatar($0) })
+/// ```
+///
+/// - Parameter thenables: The promises or guarantees to wait for.
+/// - Returns: A promise of the values, in the order of `thenables`.
+@inlinable
+public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
+    Promise(box: _fanInValues(thenables.makeIterator(), capacity: thenables.count))
+}
+
+/// Waits for thenables of different value types to be fulfilled and collects their values, as
+/// existentials, in input order.
+///
+/// This form is only picked when the array mixes types (say promises of `Int` and guarantees of
+/// `String`); an array of one thenable type uses ``when(fulfilled:)-6azrb`` and gets typed
+/// values. The values are `any Sendable` rather than PromiseKit's `Any`, because whatever a
+/// promise carries must be `Sendable`. Rejection, ordering and threading are as for the typed
+/// form.
+///
+/// ```swift
+/// when(fulfilled: [fetchCount(), fetchName()] as [any Thenable]).done { values in
+///     let count = values[0] as? Int
+///     let name = values[1] as? String
+/// }
+/// ```
+///
+/// - Parameter thenables: The promises or guarantees to wait for.
+/// - Returns: A promise of the values, in the order of `thenables`.
+@_disfavoredOverload
+@inlinable
+public func when(fulfilled thenables: [any Thenable]) -> Promise<[any Sendable]> {
+    when(fulfilled: thenables.map { _erasingValue($0) })
+}
+
+/// A promise of `thenable`'s value as an existential; the existential form of `when` waits for
+/// these.
+@inlinable
+func _erasingValue<U: Thenable>(_ thenable: U) -> Promise<any Sendable> {
+    Promise(box: thenable._chainFulfilled(on: nil, flags: nil, body: ()) { _, value, box in
+        box.resolve(.success(value))
+    })
+}
+
+/// Waits for every `Void` thenable to be fulfilled.
+///
+/// The result is rejected as soon as any input is rejected, with that input's error; the other
+/// inputs keep running. No arguments give a promise that is already fulfilled. Nothing is
+/// dispatched: the result resolves on the thread that resolves the last input (or the first
+/// rejected one).
+///
+/// ```swift
+/// when(fulfilled: save(a), save(b), save(c)).done { print("all saved") }
+/// ```
+///
+/// - Parameter thenables: The `Void` promises or guarantees to wait for.
+/// - Returns: A promise fulfilled once every input is fulfilled.
+@inlinable
+public func when<U: Thenable>(fulfilled thenables: U...) -> Promise<Void> where U.T == Void {
+    when(fulfilled: thenables)
+}
+
+/// Waits for every `Void` thenable in an array to be fulfilled.
+///
+/// The result is rejected as soon as any input is rejected, with that input's error; the other
+/// inputs keep running. An empty array gives a promise that is already fulfilled. Nothing is
+/// dispatched: the result resolves on the thread that resolves the last input (or the first
+/// rejected one).
+///
+/// ```swift
+/// when(fulfilled: files.map { upload($0) }).done { print("uploaded") }
+/// ```
+///
+/// - Parameter thenables: The `Void` promises or guarantees to wait for.
+/// - Returns: A promise fulfilled once every input is fulfilled.
+@inlinable
+public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<Void> where U.T == Void {
+    Promise(box: _fanInVoid(thenables.makeIterator(), capacity: thenables.count))
+}
+
+/// Waits for every promise to resolve, fulfilled or rejected, and collects their results in
+/// input order.
+///
+/// The result never fails: a rejection is just one of the results. It resolves as soon as the
+/// last input resolves, on the thread that resolves it; nothing is dispatched. No arguments give
+/// a guarantee that already has `[]`.
+///
+/// ```swift
+/// when(resolved: fetch(a), fetch(b)).done { results in
+///     let failures = results.filter { if case .failure = $0 { true } else { false } }
+/// }
+/// ```
+///
+/// - Parameter promises: The promises to wait for.
+/// - Returns: A guarantee of the results, in the order of `promises`.
+@inlinable
+public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T, Error>]> {
+    when(resolved: promises)
+}
+
+/// Waits for every promise in an array to resolve, fulfilled or rejected, and collects their
+/// results in input order.
+///
+/// The result never fails: a rejection is just one of the results. It resolves as soon as the
+/// last input resolves, on the thread that resolves it; nothing is dispatched. An empty array
+/// gives a guarantee that already has `[]`.
+///
+/// ```swift
+/// when(resolved: urls.map { download($0) }).done { results in
+///     let downloaded = results.compactMap { try? $0.get() }
+/// }
+/// ```
+///
+/// - Parameter promises: The promises to wait for.
+/// - Returns: A guarantee of the results, in the order of `promises`.
+@inlinable
+public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T, Error>]> {
+    Guarantee(box: _fanInResults(promises.makeIterator(), capacity: promises.count))
+}
+
+/// Waits for every thenable to resolve and collects their results in input order; the form of
+/// ``when(resolved:)-([Promise<T>])`` for any thenable type, such as guarantees or your own.
+///
+/// The result never fails and resolves as soon as the last input resolves, on the thread that
+/// resolves it; nothing is dispatched.
+///
+/// ```swift
+/// when(resolved: tasks.map { $0.completion }).done { results in … }
+/// ```
+///
+/// - Parameter thenables: The thenables to wait for.
+/// - Returns: A guarantee of the results, in the order of `thenables`.
+@inlinable
+public func when<U: Thenable>(resolved thenables: U...) -> Guarantee<[Result<U.T, Error>]> {
+    when(resolved: thenables)
+}
+
+/// Waits for every thenable in an array to resolve and collects their results in input order;
+/// the form of ``when(resolved:)-([Promise<T>])`` for any thenable type.
+///
+/// The result never fails and resolves as soon as the last input resolves, on the thread that
+/// resolves it; nothing is dispatched. An empty array gives a guarantee that already has `[]`.
+///
+/// ```swift
+/// when(resolved: jobs.map { $0.run() }).done { results in report(results) }
+/// ```
+///
+/// - Parameter thenables: The thenables to wait for.
+/// - Returns: A guarantee of the results, in the order of `thenables`.
+@inlinable
+public func when<U: Thenable>(resolved thenables: [U]) -> Guarantee<[Result<U.T, Error>]> {
+    Guarantee(box: _fanInResults(thenables.makeIterator(), capacity: thenables.count))
+}
+
+/// Waits for every guarantee and collects their values in input order.
+///
+/// Guarantees cannot fail, so neither can the result. It resolves on the thread that resolves
+/// the last input; nothing is dispatched. An empty array gives a guarantee that already has `[]`.
+///
+/// ```swift
+/// when(guarantees: ids.map { cachedName($0) }).done { names in print(names) }
+/// ```
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee of the values, in the order of `guarantees`.
+@inlinable
+public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
+    Guarantee(box: _fanInValues(guarantees.makeIterator(), capacity: guarantees.count))
+}
+
+/// Waits for every `Void` guarantee.
+///
+/// It resolves on the thread that resolves the last input; nothing is dispatched. An empty array
+/// gives a guarantee that has already resolved.
+///
+/// ```swift
+/// when(guarantees: animations.map { $0.run() }).done { print("all finished") }
+/// ```
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee that resolves once every input has.
+@inlinable
+public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
+    Guarantee(box: _fanInVoid(guarantees.makeIterator(), capacity: guarantees.count))
+}
+
+/// Waits for every guarantee and collects their values in input order.
+///
+/// It resolves on the thread that resolves the last input; nothing is dispatched.
+///
+/// ```swift
+/// when(after(seconds: 1).map { 1 }, Guarantee.value(2)).done { print($0) }   // [1, 2]
+/// ```
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee of the values, in argument order.
+@inlinable
+public func when<T>(_ guarantees: Guarantee<T>...) -> Guarantee<[T]> {
+    when(guarantees: guarantees)
+}
+
+/// Waits for every `Void` guarantee.
+///
+/// It resolves on the thread that resolves the last input; nothing is dispatched.
+///
+/// ```swift
+/// when(after(seconds: 1), fadeOut()).done { print("both finished") }
+/// ```
+///
+/// - Parameter guarantees: The guarantees to wait for.
+/// - Returns: A guarantee that resolves once every input has.
+@inlinable
+public func when(_ guarantees: Guarantee<Void>...) -> Guarantee<Void> {
+    when(guarantees: guarantees)
+}

@@ -1,0 +1,126 @@
+extension Promise {
+    /// Waits for the promise without blocking a thread: returns its value or throws its error.
+    ///
+    /// The awaiting task is suspended until the promise resolves and is resumed directly from the
+    /// thread that resolves it; no queue is involved, so it works where no queue is drained (a
+    /// Linux server, a command-line tool). Every error is thrown, cancellations included: no
+    /// ``CatchPolicy`` applies here.
+    ///
+    /// If the awaiting task is cancelled first, the wait ends at once with `CancellationError`;
+    /// the promise itself is not affected and resolves as it would have.
+    ///
+    /// ```swift
+    /// let user = try await fetchUser(id).async()
+    /// ```
+    ///
+    /// - Returns: The value the promise is fulfilled with.
+    /// - Throws: The error the promise is rejected with, or `CancellationError` when the awaiting
+    ///   task is cancelled before the promise resolves.
+    public func async() async throws -> T {
+        if let result { return try result.get() }
+        let waiter = AsyncWaiter<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard waiter.suspend(continuation) else { return }
+                pipe { waiter.resume(with: $0) }
+            }
+        } onCancel: {
+            waiter.cancel()
+        }
+    }
+
+    /// Starts `body` in a new `Task` and returns a promise of its result.
+    ///
+    /// The task is unstructured: it inherits the priority and task-local values of the calling
+    /// context but not its actor, so `body` runs on the global concurrent executor unless it is
+    /// isolated itself. The promise is fulfilled with what `body` returns or rejected with the
+    /// error it throws, on the thread that ran the end of `body`. Nothing cancels the task.
+    ///
+    /// ```swift
+    /// func fetchUser(id: Int) -> Promise<User> {
+    ///     Promise { try await client.user(id: id) }
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The asynchronous work.
+    public convenience init(task body: @escaping @Sendable () async throws -> T) {
+        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        self.init(box: box)
+        Task {
+            do {
+                box.seal(.success(try await body()))
+            } catch {
+                box.seal(.failure(error))
+            }
+        }
+    }
+}
+
+/// Where `Promise.async()`'s two possible endings meet: the promise resolving and the awaiting
+/// task being cancelled. Whichever comes first resumes the continuation; the other finds it gone.
+///
+/// The continuation is stored once, before the handler that resolves it is attached, and is
+/// taken out under the lock by exactly one transition, so it is resumed exactly once.
+final class AsyncWaiter<T: Sendable>: Sendable {
+    enum State {
+        /// The continuation is not stored yet.
+        case starting
+        /// Suspended, waiting for the promise or for cancellation.
+        case waiting(CheckedContinuation<T, Error>)
+        /// Cancelled before the continuation was stored.
+        case cancelledEarly
+        /// The continuation was resumed.
+        case finished
+    }
+
+    private let state = LockedValue(State.starting)
+
+    init() {}
+
+    /// Stores the continuation; resumes it with `CancellationError` instead when the task was
+    /// cancelled already.
+    ///
+    /// - Returns: Whether it was stored, so that the promise should be waited for.
+    func suspend(_ continuation: CheckedContinuation<T, Error>) -> Bool {
+        let cancelled: Bool = state.withLock { state in
+            switch state {
+            case .starting:
+                state = .waiting(continuation)
+                return false
+            case .cancelledEarly, .waiting, .finished:
+                // Only `.cancelledEarly` can be seen here: `suspend` is called once, first.
+                state = .finished
+                return true
+            }
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+        return !cancelled
+    }
+
+    /// Ends the wait with `CancellationError`, unless it has ended already.
+    func cancel() {
+        let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
+            switch state {
+            case .starting:
+                state = .cancelledEarly
+                return nil
+            case .waiting(let continuation):
+                state = .finished
+                return continuation
+            case .cancelledEarly, .finished:
+                return nil
+            }
+        }
+        continuation?.resume(throwing: CancellationError())
+    }
+
+    /// Ends the wait with the promise's result, unless it has ended already.
+    func resume(with result: Result<T, Error>) {
+        let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .finished
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+}

@@ -1,0 +1,208 @@
+import Dispatch
+import Pledge
+import Testing
+
+@Suite struct LogEventTests {
+    static let allEvents: [LogEvent] = [
+        .waitOnMainThread, .pendingPromiseDeallocated, .pendingGuaranteeDeallocated,
+        .cauterized(TestError.boom), .nilDispatchQueueWithFlags, .waitOnHandlerQueue,
+    ]
+
+    @Test func everyEventHasAOneLineDescriptionSignedByPledge() {
+        for event in Self.allEvents {
+            #expect(event.description.hasPrefix("Pledge:"), "\(event.kind)")
+            #expect(!event.description.contains("\n"), "\(event.kind)")
+        }
+    }
+
+    @Test func descriptionsAreDistinctPerEvent() {
+        #expect(Set(Self.allEvents.map(\.description)).count == Self.allEvents.count)
+    }
+
+    @Test func theCauterizedDescriptionIncludesTheError() {
+        #expect(LogEvent.cauterized(TestError.numbered(77)).description.contains("numbered(77)"))
+    }
+}
+
+extension ConfigurationTests {
+    /// Each misuse is reported through `conf.logHandler`. These tests capture it, so they live in
+    /// the serialized suite; they count only the events their own code logged synchronously.
+    @Suite struct LogEventEmissionTests {
+        // MARK: pendingPromiseDeallocated
+
+        @Test func releasingAnUnresolvedResolverLogsPendingPromiseDeallocated() {
+            LogCapture.capture { log in
+                do {
+                    let (promise, resolver) = Promise<Int>.pending()
+                    _ = (promise, resolver)
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == 1)
+            }
+        }
+
+        @Test func aPromiseWhoseResolverBodyNeitherResolvesNorKeepsTheResolverLogsPendingPromiseDeallocated() {
+            LogCapture.capture { log in
+                let promise = Promise<Int> { _ in }
+
+                #expect(promise.isPending)
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == 1)
+            }
+        }
+
+        @Test func releasingAResolvedResolverLogsNothing() {
+            LogCapture.capture { log in
+                do {
+                    let (_, fulfilled) = Promise<Int>.pending()
+                    fulfilled.fulfill(1)
+                    let (_, rejected) = Promise<Int>.pending()
+                    rejected.reject(TestError.boom)
+                    _ = Promise<Int> { $0.fulfill(2) }
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).isEmpty)
+            }
+        }
+
+        @Test func aResolverKeptByItsPromiseBodyLogsOnlyWhenReleasedUnresolved() {
+            LogCapture.capture { log in
+                let kept = Locked<Resolver<Int>?>(nil)
+                let promise = Promise<Int> { kept.value = $0 }
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).isEmpty)
+
+                kept.value = nil
+
+                #expect(promise.isPending)
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == 1)
+            }
+        }
+
+        // MARK: pendingGuaranteeDeallocated
+
+        @Test func releasingAnUncalledGuaranteeResolveFunctionLogsPendingGuaranteeDeallocated() {
+            LogCapture.capture { log in
+                do {
+                    let (guarantee, resolve) = Guarantee<Int>.pending()
+                    _ = (guarantee, resolve)
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .pendingGuaranteeDeallocated).count == 1)
+            }
+        }
+
+        @Test func aGuaranteeWhoseBodyIgnoresItsResolveFunctionLogsPendingGuaranteeDeallocated() {
+            LogCapture.capture { log in
+                let guarantee = Guarantee<Int> { _ in }
+
+                #expect(guarantee.isPending)
+                #expect(log.eventsFromThisTest(ofKind: .pendingGuaranteeDeallocated).count == 1)
+            }
+        }
+
+        @Test func releasingACalledGuaranteeResolveFunctionLogsNothing() {
+            LogCapture.capture { log in
+                do {
+                    let (_, resolve) = Guarantee<Int>.pending()
+                    resolve(1)
+                    _ = Guarantee<Int> { $0(2) }
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .pendingGuaranteeDeallocated).isEmpty)
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).isEmpty)
+            }
+        }
+
+        // MARK: cauterized
+
+        @Test func cauterizeLogsTheErrorItDrops() {
+            LogCapture.capture { log in
+                Promise<Int>(error: TestError.numbered(12)).cauterize()
+
+                let events = log.eventsFromThisTest(ofKind: .cauterized)
+                #expect(events.count == 1)
+                if case .cauterized(let error)? = events.first {
+                    #expect(error as? TestError == .numbered(12))
+                }
+            }
+        }
+
+        @Test func cauterizeLogsAnErrorFromLaterInTheChain() {
+            LogCapture.capture { log in
+                let (promise, resolver) = Promise<Int>.pending()
+                promise.map(on: nil) { _ -> Int in throw TestError.numbered(13) }.cauterize()
+
+                resolver.fulfill(1)
+
+                let events = log.eventsFromThisTest(ofKind: .cauterized)
+                #expect(events.count == 1)
+                if case .cauterized(let error)? = events.first {
+                    #expect(error as? TestError == .numbered(13))
+                }
+            }
+        }
+
+        @Test func cauterizeLogsNothingForAFulfilment() {
+            LogCapture.capture { log in
+                Promise.value(1).cauterize()
+
+                #expect(log.eventsFromThisTest(ofKind: .cauterized).isEmpty)
+            }
+        }
+
+        @Test func cauterizeLetsACancellationPassSilentlyByDefault() {
+            LogCapture.capture { log in
+                Promise<Int>(error: PMKError.cancelled).cauterize()
+
+                #expect(log.eventsFromThisTest(ofKind: .cauterized).isEmpty)
+            }
+        }
+
+        // MARK: nilDispatchQueueWithFlags
+
+        @Test func flagsWithoutAQueueAreLoggedByEveryOperator() {
+            LogCapture.capture { log in
+                let fulfilled = Promise.value(1)
+                let rejected = Promise<Int>(error: TestError.boom)
+                let guarantee = Guarantee.value(1)
+
+                _ = fulfilled.then(on: nil, flags: .barrier) { Promise.value($0) }
+                _ = fulfilled.map(on: nil, flags: .barrier) { $0 }
+                _ = fulfilled.compactMap(on: nil, flags: .barrier) { $0 }
+                _ = fulfilled.done(on: nil, flags: .barrier) { _ in }
+                _ = fulfilled.get(on: nil, flags: .barrier) { _ in }
+                _ = fulfilled.tap(on: nil, flags: .barrier) { _ in }
+                _ = fulfilled.ensure(on: nil, flags: .barrier) {}
+                _ = fulfilled.ensureThen(on: nil, flags: .barrier) { Guarantee() }
+                _ = rejected.recover(on: nil, flags: .barrier, policy: .allErrors) { _ in Promise.value(1) }
+                rejected.recover(on: nil, flags: .barrier) { _ in Guarantee.value(1) }
+                rejected.catch(on: nil, flags: .barrier, policy: .allErrors) { _ in }
+                    .finally(on: nil, flags: .barrier) {}
+                _ = guarantee.map(on: nil, flags: .barrier) { $0 }
+                guarantee.done(on: nil, flags: .barrier) { _ in }
+                _ = guarantee.get(on: nil, flags: .barrier) { _ in }
+                guarantee.then(on: nil, flags: .barrier) { Guarantee.value($0) }
+
+                #expect(log.eventsFromThisTest(ofKind: .nilDispatchQueueWithFlags).count == 16)
+            }
+        }
+
+        @Test func flagsWithAQueueAreNotLogged() {
+            LogCapture.capture { log in
+                let queue = TestQueues.serial("flags.queue")
+
+                let mapped = Promise.value(1).map(on: queue, flags: .barrier) { $0 + 1 }
+
+                #expect(mapped.settledValue() == 2)
+                #expect(log.eventsFromThisTest(ofKind: .nilDispatchQueueWithFlags).isEmpty)
+            }
+        }
+
+        @Test func operatorsWithoutFlagsLogNothing() {
+            LogCapture.capture { log in
+                _ = Promise.value(1).map(on: nil) { $0 }.done(on: nil) { _ in }
+
+                #expect(log.eventsFromThisTest(ofKind: .nilDispatchQueueWithFlags).isEmpty)
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Dispatch
+import Pledge
+import Testing
+
+/// Very long chains resolve on a thread with a small (512 KiB) stack.
+///
+/// Resolution is trampolined, so its stack depth must not depend on the length of the chain: a
+/// recursive implementation would need tens of megabytes here and crash the test process. The
+/// handlers also mark the stack, so that the depth is measured, not only survived.
+@Suite("Stress — deep chains resolve in constant stack")
+struct StressDeepChainTests {
+    static let smallStack = 512 * 1024
+    /// How much deeper than the resolving call the handlers may run, whatever the chain length.
+    static let allowedDepth: UInt = 64 * 1024
+
+    /// Under ThreadSanitizer the chain is a quarter as long: building it costs about 25 s of
+    /// CPU there at full length, and a quarter of a million steps prove the same about the stack.
+    @Test("a million map(on: nil) steps on a pending promise")
+    func aMillionMaps() {
+        let fullLength = RendezvousScale.underThreadSanitizer ? 250_000 : 1_000_000
+        let length = RendezvousScale.scaled(fullLength, minimum: 100_000)
+        let probe = StressStackProbe()
+        let (root, resolver) = Promise<Int>.pending()
+        var tail = root
+        for step in 1...length {
+            // A closure that captures nothing costs no allocation of its own.
+            tail = tail.map(on: nil) { $0 + 1 }
+            // Every so often a second handler marks the stack from that depth of the cascade.
+            if step.isMultiple(of: 50_000) || step == length { tail.pipe { _ in probe.mark() } }
+        }
+
+        let resolved = Self.resolveOnSmallStack(probe) { resolver.fulfill(0) }
+
+        #expect(resolved, "the resolving thread did not finish in time")
+        #expect(tail.value == length)
+        #expect(probe.spread < Self.allowedDepth, "the stack grew by \(probe.spread) bytes")
+    }
+
+    @Test("a hundred thousand then(on: nil) steps returning resolved promises")
+    func thenReturningResolvedPromises() {
+        let length = RendezvousScale.scaled(100_000, minimum: 20_000)
+        let probe = StressStackProbe()
+        let (root, resolver) = Promise<Int>.pending()
+        var tail = root
+        for step in 1...length {
+            tail = tail.then(on: nil) { Promise.value($0 + 1) }
+            if step.isMultiple(of: 10_000) || step == length { tail.pipe { _ in probe.mark() } }
+        }
+
+        let resolved = Self.resolveOnSmallStack(probe) { resolver.fulfill(0) }
+
+        #expect(resolved, "the resolving thread did not finish in time")
+        #expect(tail.value == length)
+        #expect(probe.spread < Self.allowedDepth, "the stack grew by \(probe.spread) bytes")
+    }
+
+    /// Each step's handler runs at once and returns a promise that is still pending: the
+    /// previous step's result. The chain is a hundred thousand promises each waiting on the one
+    /// before, and resolving the first one resolves them all, in one cascade.
+    @Test("a hundred thousand then(on: nil) steps returning pending promises, resolved later")
+    func thenReturningPendingPromises() {
+        let length = RendezvousScale.scaled(100_000, minimum: 20_000)
+        let probe = StressStackProbe()
+        let (leaf, resolver) = Promise<Int>.pending()
+        var tail = leaf
+        for step in 0..<length {
+            let inner = tail
+            tail = Promise.value(()).then(on: nil) { inner }
+            // Every so often a second handler marks the stack from that depth of the cascade.
+            if step.isMultiple(of: 10_000) { tail.pipe { _ in probe.mark() } }
+        }
+        #expect(tail.isPending)
+
+        let resolved = Self.resolveOnSmallStack(probe) { resolver.fulfill(42) }
+
+        #expect(resolved, "the resolving thread did not finish in time")
+        #expect(tail.value == 42)
+        #expect(probe.spread < Self.allowedDepth, "the stack grew by \(probe.spread) bytes")
+    }
+
+    /// The rejection path of the chain above: the first promise is rejected, and the error
+    /// travels through every step that adopted it.
+    @Test("a hundred thousand then(on: nil) steps returning pending promises, rejected later")
+    func thenReturningPendingPromisesRejected() {
+        let length = RendezvousScale.scaled(100_000, minimum: 20_000)
+        let (leaf, resolver) = Promise<Int>.pending()
+        var tail = leaf
+        for _ in 0..<length {
+            let inner = tail
+            tail = Promise.value(()).then(on: nil) { inner }
+        }
+        let caught = StressStackProbe()
+        let reported = RendezvousTally()
+        tail.catch(on: nil, policy: .allErrors) { error in
+            caught.mark()
+            if (error as? StressReason)?.id == 7 { reported.add() }
+        }
+
+        let resolved = Self.resolveOnSmallStack(caught) { resolver.reject(StressReason(7)) }
+
+        #expect(resolved, "the resolving thread did not finish in time")
+        #expect(reported.total == 1)
+        #expect(caught.spread < Self.allowedDepth, "the stack grew by \(caught.spread) bytes")
+    }
+
+    /// Runs `resolve` on a new thread with a 512 KiB stack, marking `probe` just before, and
+    /// waits for it.
+    private static func resolveOnSmallStack(
+        _ probe: StressStackProbe, _ resolve: @escaping @Sendable () -> Void
+    ) -> Bool {
+        RendezvousThreads.run(count: 1, stackSize: smallStack) { _ in
+            probe.mark()
+            resolve()
+        }
+    }
+}

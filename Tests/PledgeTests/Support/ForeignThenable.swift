@@ -1,0 +1,43 @@
+import Foundation
+import Pledge
+
+/// A thenable written outside Pledge, the way a client library might: it implements only
+/// `pipe(to:)` and `result`, so Pledge's operators reach it through the default `_pipe`.
+final class ForeignThenable<T: Sendable>: Thenable, @unchecked Sendable {
+    // Safety: `stored` and `waiting` are only touched while `lock` is held; handlers run after
+    // it is released.
+    private var stored: Result<T, Error>?
+    private var waiting: [@Sendable (Result<T, Error>) -> Void] = []
+    private let lock = NSLock()
+
+    init() {}
+
+    func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
+        lock.lock()
+        if let stored {
+            lock.unlock()
+            body(stored)
+        } else {
+            waiting.append(body)
+            lock.unlock()
+        }
+    }
+
+    var result: Result<T, Error>? {
+        lock.withLock { stored }
+    }
+
+    /// Resolves with `result` and runs the handlers; later calls are ignored.
+    func resolve(_ result: Result<T, Error>) {
+        lock.lock()
+        guard stored == nil else {
+            lock.unlock()
+            return
+        }
+        stored = result
+        let due = waiting
+        waiting = []
+        lock.unlock()
+        for handler in due { handler(result) }
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A value shared across threads, read and written under a lock.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // Safety: `storage` is only touched while `lock` is held.
+    private var storage: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) {
+        storage = value
+    }
+
+    var value: Value {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
