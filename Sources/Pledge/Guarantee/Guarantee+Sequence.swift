@@ -161,6 +161,29 @@ extension Guarantee where T: Sequence {
     ) -> Guarantee<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
         map(on: on, flags: flags) { $0.sorted(by: areInIncreasingOrder) }
     }
+
+    /// Sorts the elements with `areInIncreasingOrder`; the spelling of
+    /// `Sequence.sorted(by:)`, identical to ``sortedValues(on:flags:_:)``.
+    ///
+    /// Disfavoured so that a trailing closure picks the unlabelled form.
+    ///
+    /// ```swift
+    /// cachedUsers().sortedValues(by: { $0.name < $1.name }).done { users in show(users) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - on: The queue the sort runs on; `nil` runs it inline.
+    ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
+    ///   - areInIncreasingOrder: Whether its first argument should come before its second.
+    /// - Returns: A guarantee of the sorted elements.
+    @inlinable
+    @_disfavoredOverload
+    public func sortedValues(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        by areInIncreasingOrder: @escaping @Sendable (T.Iterator.Element, T.Iterator.Element) -> Bool
+    ) -> Guarantee<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
+        sortedValues(on: on, flags: flags, areInIncreasingOrder)
+    }
 }
 
 extension Guarantee where T: Sequence, T.Iterator.Element: Comparable & Sendable {

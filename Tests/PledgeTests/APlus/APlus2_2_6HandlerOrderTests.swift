@@ -109,9 +109,9 @@ struct APlus2_2_6HandlerOrderTests {
         #expect(order.all == ["first", "second", "third", "fourth"])
     }
 
-    /// Known bug (see the final report): an `on: nil` operator reads `result`, which is already
-    /// set while the resolving thread is still running earlier handlers, and takes its "already
-    /// resolved" shortcut, running its closure at once instead of queueing behind them.
+    /// An `on: nil` operator on a resolved promise runs its closure at once, but only once the
+    /// promise has started every earlier handler: while the resolving thread is still running
+    /// them, `result` is already set, and the shortcut must not be taken (it once was).
     @Test("on: nil handlers attached from inside a handler do not overtake the ones already waiting")
     func inlineHandlersAttachedWhileFiringDoNotOvertake() {
         let (promise, resolver) = Promise<Int>.pending()
@@ -128,8 +128,8 @@ struct APlus2_2_6HandlerOrderTests {
         #expect(order.all == ["first", "second", "third", "fourth"])
     }
 
-    /// Known bug, as above, seen from a second thread: that thread's own two handlers run in the
-    /// wrong order, because the `pipe` one is queued while the `map(on: nil)` one runs at once.
+    /// The same, seen from a second thread: if the `map(on: nil)` handler took the shortcut while
+    /// the `pipe` one was queued, that thread's own two handlers would run in the wrong order.
     @Test("a thread attaching while another thread resolves sees its handlers run in its order")
     func handlersAttachedFromAnotherThreadWhileFiringKeepTheirOrder() {
         // Given a promise being resolved on another queue, whose first handler is still running

@@ -12,6 +12,7 @@ import Testing
         let filtered = numbers.filterValues(on: nil) { $0 != 1 }
         let sorted = numbers.sortedValues(on: nil)
         let sortedBy = numbers.sortedValues(on: nil) { $0 > $1 }
+        let sortedByLabel = numbers.sortedValues(on: nil, by: >)
 
         #expect(comboStaticType(mapped) == "Guarantee<Array<Int>>")
         #expect(comboStaticType(flat) == "Guarantee<Array<Int>>")
@@ -19,6 +20,8 @@ import Testing
         #expect(comboStaticType(filtered) == "Guarantee<Array<Int>>")
         #expect(comboStaticType(sorted) == "Guarantee<Array<Int>>")
         #expect(comboStaticType(sortedBy) == "Guarantee<Array<Int>>")
+        #expect(comboStaticType(sortedByLabel) == "Guarantee<Array<Int>>")
+        #expect(sortedByLabel.value == [3, 2, 1])
         #expect(mapped.value == [6, 2, 4])
         #expect(flat.value == [3, 3, 1, 1, 2, 2])
         #expect(compact.value == [3, 2])

@@ -56,8 +56,9 @@ struct StressSharedPromiseTests {
         #expect(report.miscounted.isEmpty, "(round, thread, handler, runs): \(report.miscounted.prefix(10))")
     }
 
-    /// With `.mixed` this fails: see the known bug described in
-    /// `APlus2_2_6HandlerOrderTests.inlineHandlersAttachedWhileFiringDoNotOvertake`.
+    /// With `.mixed`, an `on: nil` operator attached while the promise is still running earlier
+    /// handlers must queue behind them, not run at once (see
+    /// `APlus2_2_6HandlerOrderTests.inlineHandlersAttachedWhileFiringDoNotOvertake`).
     @Test("handlers attached by one thread run in the order that thread attached them", arguments: Mix.allCases)
     func handlersOfOneThreadRunInItsOrder(mix: Mix) {
         let report = Self.run(mix: mix)
