@@ -62,7 +62,7 @@ private final class FakeNetwork: Sendable {
 
 @Suite struct CommonPatternsTests {
     @Test func aSerialChainBuiltInALoop() {
-        let log = ComboLocked<[String]>([])
+        let log = Locked<[String]>([])
         @Sendable func step(_ item: Int) -> Promise<Int> {
             DispatchQueue.global().async(.promise) { () throws -> Int in
                 log.withLock { $0.append("start \(item)") }
@@ -82,7 +82,7 @@ private final class FakeNetwork: Sendable {
     }
 
     @Test func retryWithRecoverAndAfter() {
-        let calls = ComboLocked(0)
+        let calls = Locked(0)
         let flaky = retrying(attempts: 5, delay: .milliseconds(5)) { () -> Promise<String> in
             let call = calls.withLock { count -> Int in
                 count += 1
@@ -96,7 +96,7 @@ private final class FakeNetwork: Sendable {
     }
 
     @Test func retryGivesUpWithTheLastError() {
-        let calls = ComboLocked(0)
+        let calls = Locked(0)
         let hopeless = retrying(attempts: 3, delay: .milliseconds(1)) { () -> Promise<Int> in
             calls.withLock { $0 += 1 }
             return Promise(error: FlakyError())
@@ -156,7 +156,7 @@ private final class FakeNetwork: Sendable {
 
     @Test func handlingTheErrorAtTheEndOfAChain() {
         let handled = DispatchSemaphore(value: 0)
-        let seen = ComboLocked<Error?>(nil)
+        let seen = Locked<Error?>(nil)
 
         lookup(id: -1).done { _ in }.catch { error in
             seen.withLock { $0 = error }

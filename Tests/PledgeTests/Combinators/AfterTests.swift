@@ -5,7 +5,7 @@ import Testing
 @Suite struct AfterTests {
     /// When `guarantee` resolved, in uptime nanoseconds, or `nil` if it did not within the timeout.
     private func resolutionTime(of guarantee: Guarantee<Void>) -> UInt64? {
-        let resolvedAt = ComboLocked<UInt64?>(nil)
+        let resolvedAt = Locked<UInt64?>(nil)
         let recorded = guarantee.done(on: nil) {
             resolvedAt.withLock { $0 = DispatchTime.now().uptimeNanoseconds }
         }
@@ -46,7 +46,7 @@ import Testing
         let key = DispatchSpecificKey<Int>()
         let queue = DispatchQueue(label: "after.caller")
         queue.setSpecific(key: key, value: 1)
-        let sawCallerQueue = ComboLocked<Bool?>(nil)
+        let sawCallerQueue = Locked<Bool?>(nil)
 
         let done = queue.sync {
             after(seconds: 0).done(on: nil) {

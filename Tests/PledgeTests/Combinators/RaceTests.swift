@@ -95,8 +95,8 @@ import Testing
     }
 
     @Test func raceWorksOnForeignThenables() {
-        let first = ComboForeignThenable<Int>()
-        let second = ComboForeignThenable<Int>()
+        let first = ForeignThenable<Int>()
+        let second = ForeignThenable<Int>()
         let winner = race(first, second)
 
         second.resolve(.success(2))

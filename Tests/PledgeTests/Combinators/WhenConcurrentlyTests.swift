@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func anInlineRejectionStopsThePullingAtOnce() {
-        let pulls = ComboLocked(0)
+        let pulls = Locked(0)
         let iterator = AnyIterator { () -> Promise<Int>? in
             let index = pulls.withLock { count -> Int in
                 count += 1

@@ -52,8 +52,8 @@ import Testing
     }
 
     @Test func guaranteesAndForeignThenablesCanBeWaitedFor() {
-        let first = ComboForeignThenable<Int>()
-        let second = ComboForeignThenable<Int>()
+        let first = ForeignThenable<Int>()
+        let second = ForeignThenable<Int>()
         let foreign = when(fulfilled: [first, second])
         let guarantees = when(fulfilled: [Guarantee.value(1), Guarantee.value(2)])
 
@@ -217,7 +217,7 @@ import Testing
         let queue = DispatchQueue(label: "when.last-input")
         queue.setSpecific(key: key, value: 7)
         let (late, resolver) = Promise<Int>.pending()
-        let sawQueue = ComboLocked<Int?>(nil)
+        let sawQueue = Locked<Int?>(nil)
 
         let done = when(fulfilled: [Promise.value(1), late]).done(on: nil) { _ in
             sawQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) }

@@ -8,7 +8,7 @@ private func promiseStartedFromSynchronousCode() -> Promise<Int> {
 }
 
 /// Waits, without blocking a thread, until `flag` is set.
-private func comboYield(until flag: ComboLocked<Bool>) async {
+private func comboYield(until flag: Locked<Bool>) async {
     while !flag.withLock({ $0 }) { await Task.yield() }
 }
 
@@ -46,7 +46,7 @@ private func comboYield(until flag: ComboLocked<Bool>) async {
     @Test func cancellingTheAwaitingTaskEndsTheWaitAndLeavesThePromiseAlone() async throws {
         // Given a task waiting for a pending promise
         let (promise, resolver) = Promise<Int>.pending()
-        let started = ComboLocked(false)
+        let started = Locked(false)
         let waiter = Task {
             started.withLock { $0 = true }
             return try await promise.async()
@@ -110,7 +110,7 @@ private func comboYield(until flag: ComboLocked<Bool>) async {
 
     @Test func cancellingATaskAwaitingAGuaranteeKeepsItWaitingForTheValue() async {
         let (guarantee, resolve) = Guarantee<Int>.pending()
-        let started = ComboLocked(false)
+        let started = Locked(false)
         let waiter = Task {
             started.withLock { $0 = true }
             return await guarantee.async()

@@ -48,26 +48,8 @@ func aplusWait(_ semaphore: DispatchSemaphore, count: Int = 1) -> Bool {
     return true
 }
 
-/// Events in the order they happened, appended from any thread.
-///
-/// Guarded by `NSLock` (a `pthread_mutex_t`), which ThreadSanitizer models, so the suite stays
-/// clean if it is ever run under `--sanitize=thread`.
-final class APlusLog<Element: Sendable>: @unchecked Sendable {
-    // Safety: `elements` is read and written only while `lock` is held.
-    private var elements: [Element] = []
-    private let lock = NSLock()
-
-    init() {}
-
-    func append(_ element: Element) {
-        lock.withLock { elements.append(element) }
-    }
-
-    /// Everything appended so far, in order.
-    var all: [Element] {
-        lock.withLock { elements }
-    }
-}
+/// Events in the order they happened, appended from any thread: the shared ``Recorder``.
+typealias APlusLog<Element: Sendable> = Recorder<Element>
 
 /// A slot written once, later than the closure that reads it is made: how a handler gets hold
 /// of the promise its own `then` returned.

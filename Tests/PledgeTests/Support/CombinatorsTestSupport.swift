@@ -60,7 +60,7 @@ final class ComboPendingSource: Sendable {
     private let pulled = Atomic<Int>(0)
     private let pending = Atomic<Int>(0)
     private let peakPending = Atomic<Int>(0)
-    private let lock = ComboLocked<[Resolver<Int>]>([])
+    private let lock = Locked<[Resolver<Int>]>([])
 
     init(count: Int) {
         self.count = count
@@ -109,52 +109,5 @@ final class ComboPendingSource: Sendable {
     func reject(_ index: Int) {
         pending.subtract(1, ordering: .sequentiallyConsistent)
         resolver(index).reject(ComboError.numbered(index))
-    }
-}
-
-/// A value behind an `NSLock` (a `pthread_mutex_t`, which ThreadSanitizer models).
-final class ComboLocked<Value>: @unchecked Sendable {
-    // Safety: `value` is only touched while `lock` is held.
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}
-
-/// A thenable written outside Pledge: it implements only `pipe(to:)` and `result`, so Pledge
-/// reaches it through the default `_pipe`.
-final class ComboForeignThenable<T: Sendable>: Thenable, Sendable {
-    private typealias Handler = @Sendable (Result<T, Error>) -> Void
-    private let state = ComboLocked<(result: Result<T, Error>?, waiting: [Handler])>((nil, []))
-
-    init() {}
-
-    func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        let resolved: Result<T, Error>? = state.withLock { state in
-            if let result = state.result { return result }
-            state.waiting.append(body)
-            return nil
-        }
-        if let resolved { body(resolved) }
-    }
-
-    var result: Result<T, Error>? {
-        state.withLock { $0.result }
-    }
-
-    func resolve(_ result: Result<T, Error>) {
-        let due: [@Sendable (Result<T, Error>) -> Void] = state.withLock { state in
-            guard state.result == nil else { return [] }
-            state.result = result
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for handler in due { handler(result) }
     }
 }
