@@ -1,8 +1,47 @@
 import Pledge
 
-/// W1: a resolved promise through 10 `map(on: nil)` steps and a `done(on: nil)`; per map step.
-let resolvedChain = Workload(name: "W1 resolved 10-step map chain", unit: "ns/map step", operations: 200_000) { n in
-    for i in 0..<(n / 10) {
+// W1 and W2: single-threaded chains with `on: nil`, where Pledge's own bookkeeping is all
+// there is to measure. Also the bodies behind `--probe`.
+
+enum ChainWorkloads {
+    static func benchmarks(_ scale: Scale) -> [Benchmark] {
+        [resolvedChain(scale), pendingThenResolve(scale)]
+    }
+
+    /// W1: `Promise.value(i)`, ten `map(on: nil) { $0 + 1 }` and a `done(on: nil)`, per map step.
+    static func resolvedChain(_ scale: Scale) -> Benchmark {
+        let iterations = scale.pick(full: 20_000, quick: 2_000)
+        let steps = iterations * 10
+        return Benchmark(
+            id: "W1",
+            subject: Workload(
+                name: "resolved: value, 10 x map(on: nil), done", unit: "ns/map step",
+                sample: .sync { nanoseconds(per: steps) { resolvedChainIterations(iterations) } }),
+            baseline: Workload(
+                name: "10 opaque closure calls", unit: "ns/step",
+                sample: .sync { nanoseconds(per: steps) { closureChainIterations(iterations) } }))
+    }
+
+    /// W2: `pending()`, one `map(on: nil)`, one `done(on: nil)`, then fulfil; per iteration.
+    static func pendingThenResolve(_ scale: Scale) -> Benchmark {
+        let iterations = scale.pick(full: 200_000, quick: 20_000)
+        return Benchmark(
+            id: "W2",
+            subject: Workload(
+                name: "pending, map(on: nil), done(on: nil), fulfil", unit: "ns/iteration",
+                sample: .sync { nanoseconds(per: iterations) { pendingThenResolveIterations(iterations) } }),
+            baseline: Workload(
+                name: "callback slot: set, then fire", unit: "ns/iteration",
+                sample: .sync { nanoseconds(per: iterations) { callbackSlotIterations(iterations) } }),
+            references: [AsyncWorkloads.continuation(scale)])
+    }
+}
+
+// MARK: - Bodies
+
+/// W1's body: `iterations` resolved chains of ten maps and a done (so 10 map steps each).
+func resolvedChainIterations(_ iterations: Int) {
+    for i in 0..<iterations {
         var promise = Promise.value(i)
         for _ in 0..<10 {
             promise = promise.map(on: nil) { $0 &+ 1 }
@@ -11,10 +50,10 @@ let resolvedChain = Workload(name: "W1 resolved 10-step map chain", unit: "ns/ma
     }
 }
 
-/// Baseline for W1: the same ten additions through opaque closures.
-let resolvedChainBaseline = Workload(name: "  baseline: 10 closure calls", unit: "ns/step", operations: 200_000) { n in
-    let step = opaqueClosure { $0 &+ 1 }
-    for i in 0..<(n / 10) {
+/// W1's baseline: the same ten additions through a closure the optimiser cannot see into.
+func closureChainIterations(_ iterations: Int) {
+    let step = opaqueClosure { (value: Int) in value &+ 1 }
+    for i in 0..<iterations {
         var value = i
         for _ in 0..<10 {
             value = step(value)
@@ -23,9 +62,9 @@ let resolvedChainBaseline = Workload(name: "  baseline: 10 closure calls", unit:
     }
 }
 
-/// W2: a pending promise, one `map(on: nil)`, one `done(on: nil)`, then fulfil; per iteration.
-let pendingThenResolve = Workload(name: "W2 pending + map + done + fulfil", unit: "ns/iteration", operations: 200_000) { n in
-    for i in 0..<n {
+/// W2's body: `iterations` times a pending promise, a map, a done, and the fulfilment.
+func pendingThenResolveIterations(_ iterations: Int) {
+    for i in 0..<iterations {
         let (promise, resolver) = Promise<Int>.pending()
         let done = promise.map(on: nil) { $0 &+ 1 }.done(on: nil) { blackHole($0) }
         resolver.fulfill(i)
@@ -33,36 +72,40 @@ let pendingThenResolve = Workload(name: "W2 pending + map + done + fulfil", unit
     }
 }
 
-/// Baseline for W2: a heap-allocated callback slot, set and then called.
-let pendingThenResolveBaseline = Workload(name: "  baseline: callback slot", unit: "ns/iteration", operations: 200_000) { n in
-    for i in 0..<n {
+/// W2's baseline: a heap-allocated callback slot, set and then fired.
+func callbackSlotIterations(_ iterations: Int) {
+    for i in 0..<iterations {
         let slot = CallbackSlot()
-        slot.callback = opaqueClosure { blackHole($0 &+ 1) }
+        slot.callback = opaqueClosure { (value: Int) in blackHole(value &+ 1) }
         slot.fire(i)
         blackHole(slot)
     }
 }
 
-/// The least a callback-based pending value can cost: one object holding one closure.
-final class CallbackSlot {
-    var callback: ((Int) -> Void)?
-    func fire(_ value: Int) {
-        callback?(value)
-        callback = nil
-    }
-}
-
-/// Hides a closure from the optimiser so the baseline cannot be folded away.
-@inline(never)
-func opaqueClosure<A, B>(_ body: @escaping (A) -> B) -> (A) -> B {
-    body
-}
-
-/// `n` `map(on: nil)` steps on an already-resolved promise, for allocation counting.
+/// `--probe map N`: `n` `map(on: nil)` steps on an already-resolved promise.
 func mapSteps(_ n: Int) {
     var promise = Promise.value(0)
     for _ in 0..<n {
         promise = promise.map(on: nil) { $0 &+ 1 }
     }
     blackHole(promise)
+}
+
+// MARK: - Baseline helpers
+
+/// The least a callback-based pending value can cost: one object holding one closure. Not
+/// thread-safe; see `LockedSlot` for the two-thread baseline.
+final class CallbackSlot {
+    var callback: ((Int) -> Void)?
+
+    func fire(_ value: Int) {
+        callback?(value)
+        callback = nil
+    }
+}
+
+/// Hides a closure from the optimiser so that a baseline cannot be folded away.
+@inline(never)
+func opaqueClosure<A, B>(_ body: @escaping (A) -> B) -> (A) -> B {
+    body
 }

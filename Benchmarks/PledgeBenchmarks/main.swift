@@ -1,90 +1,47 @@
-// pledge-bench: Pledge's microbenchmarks. Run with `swift run -c release pledge-bench`.
+// pledge-bench: Pledge's benchmarks, a dependency-free executable. Build and run in release mode:
 //
-// Options:
-//   --quick            a few repetitions of short runs (CI smoke test)
-//   --repetitions N    samples per workload (default 15)
-//   --filter TEXT      only workloads whose name contains TEXT
-//   --probe NAME N     run NAME (map: N map steps on a resolved promise; w1, w2: N workload
-//                      iterations) with no output, for allocation counting under valgrind
-
-import Pledge
+//     swift run -c release pledge-bench [options]
+//
+// Every Pledge workload runs next to a baseline (the least the same job costs without promises)
+// measured in the same run, sampled alternately so that both see the same machine conditions; a
+// timed sample lasts at least 50 ms (10 ms with --quick) and a baseline sample about as long as
+// its workload's (see `run(_:repetitions:minimumSample:)`). W2, W3 and W4 also show the
+// async/await equivalent for reference. The table shows the median, min and max of the samples,
+// and each baseline's or reference's "Pledge/this" ratio.
+//
+// Options (also in `--help`):
+//   --filter TEXT      only benchmarks whose id (W1..W6, G1..G4), family (chain, queue, fan-in,
+//                      contention, memory, google) or workload names contain TEXT, ignoring case
+//   --repetitions N    samples per workload after one warm-up sample (default 10; 3 with --quick)
+//   --quick            CI smoke run: small sizes, 3 repetitions, a few seconds in all
+//   --json FILE        write machine-readable results: per workload its id, name, unit, median,
+//                      min, max and samples, its baseline (name, unit, median, min, max, samples,
+//                      ratio) and references; plus date, hostname, Swift version, build
+//                      configuration, CPU count, load average and where heap sizes come from
+//   --compare FILE     compare with a run saved by --json; exits with status 1 when a workload's
+//                      ratio to its same-run baseline grew by more than the threshold
+//   --threshold R      that threshold (default 1.25). Judged on the ratio to the baseline, not on
+//                      the median: medians of two runs on a shared machine differ by 2x and
+//                      more, but a baseline sampled alongside its workload suffers the same
+//                      slowdowns, so the ratio moves far less (see `Options.defaultThreshold`)
+//   --probe NAME N     run one workload N times with no output, for .ci/check-allocations under
+//                      valgrind: map = N map(on: nil) steps on a resolved promise; w1, w2 = N
+//                      iterations of W1 or W2
+//   --help             the option list and the workloads
+//
+// Exit status: 0 on success; 1 when a check failed or --compare found a regression; 2 on a usage
+// error.
+//
+// Layout: Harness/ holds the measuring loop (Harness.swift), options, threads, heap gauge, the
+// table and JSON (Report.swift) and --compare; each workload family has its own file; Suite.swift
+// lists them and drives a run.
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var repetitions = 15
-var quick = false
-var filter: String?
-var probe: (name: String, count: Int)?
-
-while let argument = arguments.first {
-    arguments.removeFirst()
-    switch argument {
-    case "--quick":
-        quick = true
-        repetitions = 3
-    case "--repetitions":
-        repetitions = arguments.first.flatMap { Int($0) } ?? repetitions
-        if !arguments.isEmpty { arguments.removeFirst() }
-    case "--filter":
-        filter = arguments.first
-        if !arguments.isEmpty { arguments.removeFirst() }
-    case "--probe":
-        if arguments.count >= 2, let count = Int(arguments[1]) {
-            probe = (arguments[0], count)
-            arguments.removeFirst(2)
-        }
-    default:
-        print("pledge-bench: unknown option \(argument)")
-        print("usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--probe map|w1|w2 N]")
-        exit(2)
-    }
-}
-
-if let probe {
-    switch probe.name {
-    case "map": mapSteps(probe.count)
-    case "w1": resolvedChain.run(probe.count * 10)
-    case "w2": pendingThenResolve.run(probe.count)
-    default:
-        print("pledge-bench: unknown probe \(probe.name)")
-        exit(2)
-    }
-    exit(0)
-}
-
-if isDebugBuild() {
-    print("WARNING: pledge-bench was built in debug mode; numbers are meaningless.")
-    print("WARNING: run `swift run -c release pledge-bench`.")
-}
-
-let pairs: [(Workload, Workload)] = [
-    (resolvedChain, resolvedChainBaseline),
-    (pendingThenResolve, pendingThenResolveBaseline),
-]
-
-print(pad("workload", 36) + pad("median", 10, right: true) + pad("min", 10, right: true)
-    + pad("max", 10, right: true) + "  unit")
-for (workload, baseline) in pairs {
-    guard filter.map({ workload.name.contains($0) }) ?? true else { continue }
-    let scale = quick ? 10 : 1
-    // Interleave: baseline, workload, baseline… so both see the same machine conditions.
-    var ours: [Double] = []
-    var theirs: [Double] = []
-    for _ in 0..<repetitions {
-        theirs += measure(Workload(name: baseline.name, unit: baseline.unit, operations: baseline.operations / scale, run: baseline.run), repetitions: 1).samples
-        ours += measure(Workload(name: workload.name, unit: workload.unit, operations: workload.operations / scale, run: workload.run), repetitions: 1).samples
-    }
-    for result in [Measurement(name: workload.name, unit: workload.unit, samples: ours),
-                   Measurement(name: baseline.name, unit: baseline.unit, samples: theirs)] {
-        print(pad(result.name, 36) + pad(format(result.median), 10, right: true)
-            + pad(format(result.min), 10, right: true) + pad(format(result.max), 10, right: true)
-            + "  " + result.unit)
-    }
-    let ratio = Measurement(name: "", unit: "", samples: ours).median / Measurement(name: "", unit: "", samples: theirs).median
-    print(pad("  ratio to baseline", 36) + pad(format(ratio) + "x", 10, right: true))
-}
+exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst())))
