@@ -21,14 +21,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        Promise(box: _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
-            guard case .failure(let error) = result else { return box.resolve(result) }
-            do {
-                return follow(try body(error), into: box)
-            } catch {
-                return box.resolve(.failure(error))
-            }
-        })
+        Promise(box: _chain(on: on, flags: flags, RecoverOperation(policy: policy, body)))
     }
 
     /// Recovers from every error, cancellations included, with a guarantee: the result can no
@@ -48,17 +41,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Guarantee<T>
     ) -> Guarantee<T> {
-        checkFlags(on, flags)
-        let flags = flags?.rawValue
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
-        Trampoline.run(
-            _pipe { result in
-                guard case .failure(let error) = result else { return box.resolve(result) }
-                guard let on else { return body(error).box.inspect { box.resolve($0) } }
-                on.pledgeAsync(flags: flags) { body(error).box.inspect { box.resolve($0) } }
-                return nil
-            })
-        return Guarantee(box: box)
+        Guarantee(box: _chain(on: on, flags: flags, RecoverToGuaranteeOperation(body)))
     }
 
     /// Runs `body` when this promise resolves, fulfilled or rejected, and passes the result on
@@ -77,10 +60,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
-            body()
-            return box.resolve(result)
-        })
+        Promise(box: _chain(on: on, flags: flags, EnsureOperation(body)))
     }
 
     /// Runs the asynchronous cleanup `body` when this promise resolves, and passes the result on
@@ -98,9 +78,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
-            body().box.inspect { _ in box.resolve(result) }
-        })
+        Promise(box: _chain(on: on, flags: flags, EnsureThenOperation(body)))
     }
 }
 
@@ -118,10 +96,7 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Void
     ) -> Guarantee<Void> {
-        recover(on: on, flags: flags) { error -> Guarantee<Void> in
-            body(error)
-            return Guarantee()
-        }
+        Guarantee(box: _chain(on: on, flags: flags, RecoverVoidOperation(policy: .allErrors, body)))
     }
 
     /// Recovers from errors `policy` accepts by running `body`, which may throw to reject.
@@ -134,9 +109,6 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chain(on: on, flags: flags, side: .rejected(policy), body: body, pass: { $0 }) { body, result, box in
-            guard case .failure(let error) = result else { return box.resolve(result) }
-            return box.resolve(catching { try body(error) })
-        })
+        Promise(box: _chain(on: on, flags: flags, RecoverVoidOperation(policy: policy, body)))
     }
 }

@@ -28,14 +28,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) -> Void
     ) -> PMKFinalizer {
-        let box: EmptyBox<Result<Void, Error>> = _chain(
-            on: on, flags: flags, side: .rejected(policy), body: body,
-            pass: { _ in .success(()) }
-        ) { body, result, box in
-            if case .failure(let error) = result { body(error) }
-            return box.resolve(.success(()))
-        }
-        return PMKFinalizer(box)
+        PMKFinalizer(_chain(on: on, flags: flags, CatchOperation(policy: policy, body)))
     }
 
     /// Drops any error on purpose, reporting it as ``LogEvent/cauterized(_:)`` through

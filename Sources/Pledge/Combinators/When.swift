@@ -48,9 +48,7 @@ public func when(fulfilled thenables: [any Thenable]) -> Promise<[any Sendable]>
 /// these.
 @inlinable
 func _erasingValue<U: Thenable>(_ thenable: U) -> Promise<any Sendable> {
-    Promise(box: thenable._chainFulfilled(on: nil, flags: nil, body: ()) { _, value, box in
-        box.resolve(.success(value))
-    })
+    Promise(box: thenable._chain(on: nil, flags: nil, MapOperation { $0 as any Sendable }))
 }
 
 /// Waits for every `Void` thenable to be fulfilled.

@@ -13,10 +13,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<Void> {
-        Guarantee<Void>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            body(value)
-            return box.resolve(.success(()))
-        })
+        Guarantee<Void>(box: _chain(on: on, flags: flags, MapOperation(body)))
     }
 
     /// Looks at the value without changing it.
@@ -29,10 +26,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<T> {
-        Guarantee<T>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            body(value)
-            return box.resolve(.success(value))
-        })
+        Guarantee<T>(box: _chain(on: on, flags: flags, GetOperation(body)))
     }
 
     /// Transforms the value.
@@ -50,9 +44,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> U
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            box.resolve(.success(body(value)))
-        })
+        Guarantee<U>(box: _chain(on: on, flags: flags, MapOperation(body)))
     }
 
     /// Continues with the guarantee `body` returns.
@@ -66,9 +58,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Guarantee<U>
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            body(value).box.inspect { box.resolve($0) }
-        })
+        Guarantee<U>(box: _chain(on: on, flags: flags, ThenOperation(body)))
     }
 
     /// Discards the value. Runs inline; nothing is dispatched.

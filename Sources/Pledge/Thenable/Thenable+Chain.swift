@@ -1,86 +1,93 @@
 import Dispatch
 
 // The one implementation behind every chaining operator. Each public operator is a thin wrapper
-// that passes its user closure as `body` and a non-capturing `run` function saying what to do
-// with it. Because `run` captures nothing, attaching to a pending thenable allocates exactly one
-// handler closure (holding `body`, `run`, the queue and the result box), and a thenable that is
-// already resolved with `on: nil` allocates none: the work runs at once.
+// that describes itself as a small `ChainOperation` value (its closure plus, for `catch` and
+// `recover`, its policy) and hands it to `_chain`. Operations are generic structs, so client code
+// is fully specialised, and the handler attached to a pending thenable is one closure holding
+// the operation, the queue and the result box: one small allocation, and no further closures
+// to retain and release when it runs.
 
-/// Which results an operator's handler acts on; the others pass through untouched.
+/// What an operator does with the result of the thenable it is attached to.
 @usableFromInline
-enum ChainSide: Sendable {
-    /// `then`, `map`, `done`, …: rejections pass through without dispatching.
-    case fulfilled
-    /// `recover`, `catch`: fulfilments pass through, and so do errors the policy excludes.
-    case rejected(CatchPolicy)
-    /// `tap`, `ensure`: every result.
-    case both
+protocol ChainOperation: Sendable {
+    associatedtype Input: Sendable
+    associatedtype Output: Sendable
 
+    /// Whether `run` calls user code for `result`. Only such results are dispatched to the
+    /// operator's queue; the others (a rejection reaching `map`, a fulfilment reaching `catch`)
+    /// pass through inline, without dispatching.
+    func acts(on result: Result<Input, Error>) -> Bool
+
+    /// Resolves `box` for `result`, directly or by following another thenable, running user code
+    /// when ``acts(on:)`` says so.
+    ///
+    /// - Returns: the step that runs the handlers of a box this call resolved.
+    func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>) -> _PledgeStep?
+
+    /// The box for this operation applied now, inline, to a settled input.
+    func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>>
+}
+
+extension ChainOperation {
     @inlinable
-    func acts<T>(on result: Result<T, Error>) -> Bool {
-        switch (self, result) {
-        case (.both, _), (.fulfilled, .success): return true
-        case (.fulfilled, .failure), (.rejected, .success): return false
-        case (.rejected(let policy), .failure(let error)): return policy.handles(error)
-        }
+    func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>> {
+        let box: EmptyBox<Result<Output, Error>> = pendingBox()
+        Trampoline.run(run(result, into: box))
+        return box
+    }
+}
+
+/// An operation whose output is known as soon as its body returns (`map`, `done`, `catch`, …),
+/// as opposed to one that follows another thenable (`then`, `recover`).
+@usableFromInline
+protocol ValueOperation: ChainOperation {
+    /// The output for `result`, running user code when ``ChainOperation/acts(on:)`` says so.
+    func output(for result: Result<Input, Error>) -> Result<Output, Error>
+}
+
+extension ValueOperation {
+    @inlinable
+    func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>) -> _PledgeStep? {
+        box.resolve(output(for: result))
+    }
+
+    /// A settled input needs no pending box at all: the output is born sealed.
+    @inlinable
+    func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>> {
+        SealedBox(output(for: result))
     }
 }
 
 extension Thenable {
-    /// Makes the result promise of an operator and connects it to `self`.
+    /// Connects `operation` to `self` and returns the box of the operator's result.
     ///
-    /// When `self` resolves with a result `side` acts on, `run(body, result, box)` is called on
-    /// `queue` (inline when `nil`) and must resolve `box`, directly or by following another
-    /// thenable. Other results are passed to `box` by `pass` without dispatching.
+    /// When `self` resolves, the operation runs on `queue` (inline when `nil`) if it acts on the
+    /// result, and inline otherwise. An input that is already settled, with no queue, is handled
+    /// at once with no handler at all.
     ///
-    /// - Returns: `box`, to back the promise or guarantee the operator returns.
+    /// - Returns: the box backing the promise or guarantee the operator returns.
     @inlinable
-    func _chain<Body: Sendable, U: Sendable>(
-        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, side: ChainSide, body: Body,
-        pass: @escaping @Sendable (Result<T, Error>) -> Result<U, Error>,
-        run: @escaping @Sendable (Body, Result<T, Error>, EmptyBox<Result<U, Error>>) -> _PledgeStep?
-    ) -> EmptyBox<Result<U, Error>> {
-        checkFlags(queue, flags)
-        let flags = flags?.rawValue
-        let box: EmptyBox<Result<U, Error>> = pendingBox()
-        if queue == nil, let result = _settledResult {
-            // Already settled and nothing to dispatch to: do the work now, with no handler.
-            Trampoline.run(side.acts(on: result) ? run(body, result, box) : box.resolve(pass(result)))
+    func _chain<Operation: ChainOperation>(
+        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation
+    ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
+        guard let queue else {
+            if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
+            if let result = _settledResult { return operation.settled(result) }
+            let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
+            Trampoline.run(_pipe { operation.run($0, into: box) })
             return box
         }
+        let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
+        let flags = flags?.rawValue
         Trampoline.run(
             _pipe { result in
-                guard side.acts(on: result) else { return box.resolve(pass(result)) }
-                return runOrDispatch(on: queue, flags: flags, run, body, result, box)
+                guard operation.acts(on: result) else { return operation.run(result, into: box) }
+                queue.pledgeAsync(flags: flags) { operation.run(result, into: box) }
+                return nil
             })
         return box
     }
 
-    /// ``_chain(on:flags:side:body:pass:run:)`` for operators that act on fulfilment only.
-    @inlinable
-    func _chainFulfilled<Body: Sendable, U: Sendable>(
-        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, body: Body,
-        run: @escaping @Sendable (Body, T, EmptyBox<Result<U, Error>>) -> _PledgeStep?
-    ) -> EmptyBox<Result<U, Error>> {
-        // `body` and `run` travel together as the body of `_chain`, so that the adapter below
-        // captures nothing and costs no allocation.
-        _chain(
-            on: queue, flags: flags, side: .fulfilled, body: (body, run),
-            pass: { result in
-                // Only rejections pass through `.fulfilled`.
-                if case .failure(let error) = result { return .failure(error) }
-                return .failure(PMKError.badInput)
-            },
-            run: { bodyAndRun, result, box in
-                switch result {
-                case .success(let value): return bodyAndRun.1(bodyAndRun.0, value, box)
-                case .failure(let error): return box.resolve(.failure(error))
-                }
-            })
-    }
-}
-
-extension Thenable {
     /// The result, when a handler attached now would run at once: the thenable is resolved
     /// *and* has started every handler attached before. While a promise is still running its
     /// earlier handlers this is `nil`, so a new `on: nil` operator queues behind them instead of
@@ -91,20 +98,6 @@ extension Thenable {
         if let guarantee = self as? Guarantee<T> { return guarantee.box.settledValue }
         return nil
     }
-}
-
-/// Calls `run(body, value, box)` now when `queue` is `nil`, or asynchronously on `queue`.
-///
-/// - Returns: the step `run` handed back when it ran now; `nil` when it was dispatched.
-@inlinable
-func runOrDispatch<Body: Sendable, Value: Sendable, U: Sendable>(
-    on queue: DispatchQueue?, flags: UInt?,
-    _ run: @escaping @Sendable (Body, Value, EmptyBox<U>) -> _PledgeStep?,
-    _ body: Body, _ value: Value, _ box: EmptyBox<U>
-) -> _PledgeStep? {
-    guard let queue else { return run(body, value, box) }
-    queue.pledgeAsync(flags: flags) { run(body, value, box) }
-    return nil
 }
 
 /// Resolves `box` as `thenable` resolves, unless `thenable` is the promise backed by `box`

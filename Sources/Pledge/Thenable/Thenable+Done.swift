@@ -22,9 +22,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            box.resolve(catching { try body(value) })
-        })
+        Promise(box: _chain(on: on, flags: flags, MapOperation(body)))
     }
 
     /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
@@ -43,9 +41,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<T> {
-        Promise(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            box.resolve(catching { try body(value); return value })
-        })
+        Promise(box: _chain(on: on, flags: flags, GetOperation(body)))
     }
 
     /// Looks at the result, fulfilled or rejected, without changing it.
@@ -63,9 +59,6 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Result<T, Error>) -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, side: .both, body: body, pass: { $0 }) { body, result, box in
-            body(result)
-            return box.resolve(result)
-        })
+        Promise(box: _chain(on: on, flags: flags, TapOperation(body)))
     }
 }

@@ -22,9 +22,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        Promise(box: _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
-            box.resolve(catching { try transform(value) })
-        })
+        Promise(box: _chain(on: on, flags: flags, MapOperation(transform)))
     }
 
     /// Transforms the value, rejecting when the transform returns `nil`.
@@ -42,15 +40,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        Promise(box: _chainFulfilled(on: on, flags: flags, body: transform) { transform, value, box in
-            box.resolve(
-                catching {
-                    guard let mapped = try transform(value) else {
-                        throw PMKError.compactMapFailure(value)
-                    }
-                    return mapped
-                })
-        })
+        Promise(box: _chain(on: on, flags: flags, CompactMapOperation(transform)))
     }
 
     /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled

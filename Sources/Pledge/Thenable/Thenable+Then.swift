@@ -27,12 +27,6 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U.T> {
-        Promise(box: _chainFulfilled(on: on, flags: flags, body: body) { body, value, box in
-            do {
-                return follow(try body(value), into: box)
-            } catch {
-                return box.resolve(.failure(error))
-            }
-        })
+        Promise(box: _chain(on: on, flags: flags, ThenOperation(body)))
     }
 }

@@ -1,0 +1,144 @@
+// The operations behind the operators that act on fulfilment: rejections pass through them
+// untouched and without dispatching. See `ChainOperation`.
+
+extension Result {
+    /// Whether this is a success.
+    @inlinable
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
+/// `map`, `done`, `asVoid`, and Guarantee's `map` and `done`: the value becomes `transform`'s.
+@usableFromInline
+struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+    @usableFromInline
+    let transform: @Sendable (Input) throws -> Output
+
+    @inlinable
+    init(_ transform: @escaping @Sendable (Input) throws -> Output) {
+        self.transform = transform
+    }
+
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
+
+    @inlinable
+    func output(for result: Result<Input, Error>) -> Result<Output, Error> {
+        switch result {
+        case .success(let value): return catching { try transform(value) }
+        case .failure(let error): return .failure(error)
+        }
+    }
+}
+
+/// `compactMap`: like ``MapOperation``, but `nil` rejects with ``PMKError/compactMap(_:_:)``.
+@usableFromInline
+struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+    @usableFromInline
+    let transform: @Sendable (Input) throws -> Output?
+
+    @inlinable
+    init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
+        self.transform = transform
+    }
+
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
+
+    @inlinable
+    func output(for result: Result<Input, Error>) -> Result<Output, Error> {
+        switch result {
+        case .success(let value):
+            return catching {
+                guard let mapped = try transform(value) else { throw PMKError.compactMapFailure(value) }
+                return mapped
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+}
+
+/// `get`, and Guarantee's `get`: `body` looks at the value, which passes on unchanged.
+@usableFromInline
+struct GetOperation<Value: Sendable>: ValueOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    let body: @Sendable (Value) throws -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Value) throws -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool { result.isSuccess }
+
+    @inlinable
+    func output(for result: Result<Value, Error>) -> Result<Value, Error> {
+        guard case .success(let value) = result else { return result }
+        return catching {
+            try body(value)
+            return value
+        }
+    }
+}
+
+/// `tap`: `body` looks at every result, which passes on unchanged.
+@usableFromInline
+struct TapOperation<Value: Sendable>: ValueOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    let body: @Sendable (Result<Value, Error>) -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Result<Value, Error>) -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool { true }
+
+    @inlinable
+    func output(for result: Result<Value, Error>) -> Result<Value, Error> {
+        body(result)
+        return result
+    }
+}
+
+/// `then`, and Guarantee's `then`: the result follows the thenable `body` returns.
+@usableFromInline
+struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
+    @usableFromInline typealias Output = Next.T
+
+    @usableFromInline
+    let body: @Sendable (Input) throws -> Next
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Input) throws -> Next) {
+        self.body = body
+    }
+
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
+
+    @inlinable
+    func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
+        switch result {
+        case .success(let value):
+            do {
+                return follow(try body(value), into: box)
+            } catch {
+                return box.resolve(.failure(error))
+            }
+        case .failure(let error):
+            return box.resolve(.failure(error))
+        }
+    }
+}
