@@ -82,7 +82,7 @@ extension Thenable {
         Trampoline.run(
             _pipe { result in
                 guard operation.acts(on: result) else { return operation.run(result, into: box) }
-                queue.pledgeAsync(flags: flags) { operation.run(result, into: box) }
+                queue.run(operation, result, into: box, flags: flags)
                 return nil
             })
         return box
@@ -97,6 +97,27 @@ extension Thenable {
         if let promise = self as? Promise<T> { return promise.box.settledValue }
         if let guarantee = self as? Guarantee<T> { return guarantee.box.settledValue }
         return nil
+    }
+}
+
+extension DispatchQueue {
+    /// Runs `operation` on this queue, asynchronously, and then the cascade it starts.
+    ///
+    /// The block captures the operation, the result and the box directly, so a dispatch costs
+    /// one closure. Flags travel as their raw value because `DispatchWorkItemFlags` is not
+    /// `Sendable` on every platform.
+    @inlinable
+    func run<Operation: ChainOperation>(
+        _ operation: Operation, _ result: Result<Operation.Input, Error>,
+        into box: EmptyBox<Result<Operation.Output, Error>>, flags: UInt?
+    ) {
+        if let flags {
+            async(flags: DispatchWorkItemFlags(rawValue: flags)) {
+                Trampoline.run(operation.run(result, into: box))
+            }
+        } else {
+            async { Trampoline.run(operation.run(result, into: box)) }
+        }
     }
 }
 

@@ -38,27 +38,3 @@ extension Thenable {
         return nil
     }
 }
-
-extension DispatchQueue {
-    /// Runs `body` asynchronously, with `flags` when there are any; the one place operators
-    /// dispatch a handler.
-    ///
-    /// `body` runs the cascade it starts to the end before returning.
-    ///
-    /// Flags travel as their raw value because `DispatchWorkItemFlags` is not `Sendable` on
-    /// every platform.
-    @inlinable
-    func pledgeAsync(flags: UInt?, _ body: @escaping @Sendable () -> _PledgeStep?) {
-        if let flags {
-            async(flags: DispatchWorkItemFlags(rawValue: flags)) { Trampoline.run(body()) }
-        } else {
-            async { Trampoline.run(body()) }
-        }
-    }
-}
-
-/// Logs ``LogEvent/nilDispatchQueueWithFlags`` when an operator was given flags but no queue.
-@inlinable
-func checkFlags(_ queue: DispatchQueue?, _ flags: DispatchWorkItemFlags?) {
-    if queue == nil, flags != nil { conf.log(.nilDispatchQueueWithFlags) }
-}
