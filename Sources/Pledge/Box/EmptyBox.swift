@@ -35,6 +35,18 @@ final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @usableFromInline
     var value: R
 
+    deinit {
+        // An abandoned box still owns its handlers, and through them the rest of its chain:
+        // release those iteratively (see `Teardown`). A sealed box has none left.
+        if !handlers.isEmpty {
+            var abandoned = Handlers<R>()
+            swap(&abandoned, &handlers)
+            // Moved, not copied: no reference may stay behind in this frame, or releasing it
+            // here would recurse after all.
+            Teardown.park(consume abandoned)
+        }
+    }
+
     /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is
     /// never read.
     @inlinable

@@ -105,6 +105,36 @@ struct StressDeepChainTests {
 
     /// Runs `resolve` on a new thread with a 512 KiB stack, marking `probe` just before, and
     /// waits for it.
+    /// Nothing resolves this chain: its resolver is released, so the whole chain is freed at
+    /// once. Each box owns the next through its handler, so a recursive teardown would run a
+    /// `deinit` per link; the library releases abandoned handlers from a loop instead.
+    @Test("an abandoned chain of a million steps is freed in constant stack")
+    func abandonedChainIsFreedIteratively() {
+        let fullLength = RendezvousScale.underThreadSanitizer ? 250_000 : 1_000_000
+        let length = RendezvousScale.scaled(fullLength, minimum: 100_000)
+        let probe = StressStackProbe()
+        let released = RendezvousTally()
+        let built = StressChainHolder()
+        do {
+            let (root, resolver) = Promise<Int>.pending()
+            var tail = root
+            for _ in 1...length {
+                tail = tail.map(on: nil) { $0 + 1 }
+            }
+            // Released last, at the far end of the chain: it marks the stack from there.
+            let marker = StressDeinitMarker(probe, released)
+            _ = tail.done(on: nil) { _ in withExtendedLifetime(marker) {} }
+            built.set(root: root, resolver: resolver)
+        }
+
+        // The last references go on the small-stack thread, which releases the whole chain.
+        let freed = Self.resolveOnSmallStack(probe) { built.clear() }
+
+        #expect(freed, "releasing the chain did not finish in time")
+        #expect(released.total == 1, "the last handler of the chain was not released")
+        #expect(probe.spread < Self.allowedDepth, "the stack grew by \(probe.spread) bytes")
+    }
+
     private static func resolveOnSmallStack(
         _ probe: StressStackProbe, _ resolve: @escaping @Sendable () -> Void
     ) -> Bool {
@@ -112,5 +142,39 @@ struct StressDeepChainTests {
             probe.mark()
             resolve()
         }
+    }
+}
+
+/// Holds the root and resolver of a chain until another thread releases them.
+private final class StressChainHolder: @unchecked Sendable {
+    // Safety: written once before the releasing thread starts and cleared only by that thread;
+    // the thread start orders the two.
+    private var root: Promise<Int>?
+    private var resolver: Resolver<Int>?
+
+    func set(root: Promise<Int>, resolver: Resolver<Int>) {
+        self.root = root
+        self.resolver = resolver
+    }
+
+    func clear() {
+        root = nil
+        resolver = nil
+    }
+}
+
+/// Marks the stack and counts itself when it is released.
+private final class StressDeinitMarker: Sendable {
+    let probe: StressStackProbe
+    let released: RendezvousTally
+
+    init(_ probe: StressStackProbe, _ released: RendezvousTally) {
+        self.probe = probe
+        self.released = released
+    }
+
+    deinit {
+        probe.mark()
+        released.add()
     }
 }
