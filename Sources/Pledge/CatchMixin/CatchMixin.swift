@@ -35,7 +35,9 @@ extension CatchMixin {
     /// ``PMKConfiguration/logHandler``.
     ///
     /// Use it to end a chain whose errors you have decided not to handle. Cancellations are
-    /// treated as ``PMKConfiguration/catchPolicy`` says.
+    /// treated as ``PMKConfiguration/catchPolicy`` says. The event is logged inline, on the
+    /// thread that rejects the promise, rather than on a queue: logging needs no queue, and the
+    /// log handler may be called on any thread anyway.
     ///
     /// - Returns: A finalizer, for ``PMKFinalizer/finally(on:flags:_:)``.
     @inlinable

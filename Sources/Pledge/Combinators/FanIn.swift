@@ -210,6 +210,8 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     final func perform(_ next: Next) -> _PledgeStep? {
         switch next {
         case .nothing: return nil
+        // The dropped slots stay in `next`, which the caller holds until this returns, so they
+        // are released here, after the lock: keep it that way.
         case .reject(let error, _): return box.resolve(.failure(error))
         case .fulfil(let slots): return box.resolve(.success(collect(slots)))
         case .pull: return pull()

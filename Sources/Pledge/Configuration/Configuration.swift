@@ -75,10 +75,13 @@ public final class PMKConfiguration: Sendable {
         set {
             if let queue = newValue.map { HandlerQueueTag.tag(queue) }
             if let queue = newValue.return { HandlerQueueTag.tag(queue) }
-            state.withLock {
-                $0.mapQueue = newValue.map
-                $0.returnQueue = newValue.return
+            // The old queues are released after the lock, like every replaced value here.
+            let old = state.withLock { state in
+                let old = (state.mapQueue, state.returnQueue)
+                (state.mapQueue, state.returnQueue) = (newValue.map, newValue.return)
+                return old
             }
+            withExtendedLifetime(old) {}
         }
     }
 
@@ -86,14 +89,23 @@ public final class PMKConfiguration: Sendable {
     /// ``CatchPolicy/allErrorsExceptCancellation``, as in PromiseKit.
     public var catchPolicy: CatchPolicy {
         get { state.withLock { $0.catchPolicy } }
-        set { state.withLock { $0.catchPolicy = newValue } }
+        set { state.withLock { $0.catchPolicy = newValue } }  // a plain enum: nothing to release
     }
 
     /// Receives every ``LogEvent``. It may be called on any thread, so it must be `@Sendable`.
     /// Defaults to ``defaultLogHandler``.
     public var logHandler: @Sendable (LogEvent) -> Void {
         get { state.withLock { $0.logHandler } }
-        set { state.withLock { $0.logHandler = newValue } }
+        set {
+            // The old handler is released after the lock: its captures' `deinit`s are user code
+            // and may well touch `conf` again.
+            let old = state.withLock { state in
+                let old = state.logHandler
+                state.logHandler = newValue
+                return old
+            }
+            withExtendedLifetime(old) {}
+        }
     }
 
     /// Sends `event` to the current ``logHandler`` (outside the lock).
@@ -117,9 +129,18 @@ enum HandlerQueueTag {
 
     static let key = DispatchSpecificKey<Tag>()
 
+    /// How many queues have been tagged. Its lock also serialises tagging, so that two threads
+    /// configuring the same new queue at once cannot both tag it (replacing, and so releasing,
+    /// a tag another thread may be reading).
+    static let taggedCount = LockedValue(0)
+
     static func tag(_ queue: DispatchQueue) {
-        if queue.getSpecific(key: key) == nil {
-            queue.setSpecific(key: key, value: Tag())
+        let tag = Tag()  // made and, if unused, released outside the lock
+        taggedCount.withLock { count in
+            if queue.getSpecific(key: key) == nil {
+                queue.setSpecific(key: key, value: tag)
+                count += 1
+            }
         }
     }
 

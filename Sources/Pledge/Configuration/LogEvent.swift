@@ -42,7 +42,7 @@ extension LogEvent: CustomStringConvertible {
             return "Pledge: warning: flags were passed with `on: nil`; they are ignored."
         case .waitOnHandlerQueue:
             return "Pledge: warning: wait() called on a queue from conf.Q while the promise is pending; "
-                + "it deadlocks if the chain needs that queue."
+                + "if that queue is serial and the chain needs it, this wait never ends."
         }
     }
 }

@@ -22,7 +22,11 @@ extension Promise {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard waiter.suspend(continuation) else { return }
-                pipe { waiter.resume(with: $0) }
+                // Weak: a wait that ends by cancellation must not leave its waiter on a promise
+                // that may stay pending for long. While the task waits, its cancellation handler
+                // keeps the waiter alive. (The small handler itself stays until the promise
+                // resolves: boxes have no way to detach a handler.)
+                pipe { [weak waiter] in waiter?.resume(with: $0) }
             }
         } onCancel: {
             waiter.cancel()

@@ -9,6 +9,9 @@ extension Promise {
     /// handlers on that queue cannot run until `wait()` returns, so a chain that needs one never
     /// resolves.
     ///
+    /// Do not call it from inside a handler of the chain it waits for: a handler attached while
+    /// a promise is still running its earlier handlers waits its turn, so the wait can never end.
+    ///
     /// ```swift
     /// let user = try fetchUser(id).wait()
     /// ```

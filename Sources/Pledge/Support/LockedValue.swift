@@ -1,12 +1,13 @@
 /// A value and the lock that guards it, reachable only through ``withLock(_:)``.
 ///
 /// Used for state that is shared across threads but read rarely enough that a lock per access
-/// is the simplest correct answer (``PMKConfiguration``, the result slot of `wait()`).
+/// is the simplest correct answer (``PMKConfiguration``, the state of `Promise.async()`).
+/// `body` must not release a value whose `deinit` might be user code: take such values out
+/// and let them go after the lock.
 @usableFromInline
 final class LockedValue<Value>: @unchecked Sendable {
     // Safety: `value` is only touched inside `withLock`, which holds `lock` for the whole access.
-    // `Value` may be non-Sendable only where the owner documents how it is handed over (for
-    // example `wait()`'s result slot, written once before a semaphore signal and read after).
+    // `Value` may be non-Sendable only where the owner documents how it is handed over.
     @exclusivity(unchecked)
     @usableFromInline
     var value: Value

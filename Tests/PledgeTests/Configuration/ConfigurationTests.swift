@@ -48,6 +48,32 @@ struct ConfigurationTests {
         }
     }
 
+    /// Replacing a log handler or the queues releases the old ones after `conf`'s lock: their
+    /// captures' `deinit`s are user code, and one that reads `conf` must not deadlock.
+    @Test func replacedHandlersAndQueuesAreReleasedOutsideConfsLock() async {
+        await #expect(processExitsWith: .success) {
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let original = conf.logHandler
+                do {
+                    let reader = DeinitAction { _ = conf.catchPolicy }
+                    conf.logHandler = { [reader] event in withExtendedLifetime(reader) { original(event) } }
+                }
+                conf.logHandler = original  // releases `reader`, whose deinit reads conf
+
+                do {
+                    let queue = TestQueues.serial("conf.released")
+                    let reader = DeinitAction { _ = conf.Q }
+                    queue.setSpecific(key: DeinitAction.key, value: reader)
+                    conf.Q = (queue, queue)
+                }
+                conf.Q = (PMKConfiguration.defaultQueue, PMKConfiguration.defaultQueue)  // releases `queue`
+                finished.signal()
+            }
+            #expect(finished.wait(timeout: .now() + 10) == .success, "replacing a conf value deadlocked")
+        }
+    }
+
     @Test func assigningOneQueueOfQLeavesTheOtherOneAlone() async {
         await #expect(processExitsWith: .success) {
             let mapQueue = TestQueues.serial("conf.map-only")
@@ -295,5 +321,19 @@ extension ConfigurationTests {
         _ = fulfilled.ensureThen { report("ensureThen"); return Guarantee() }
         guarantee.done { _ in report("Guarantee.done") }
         _ = guarantee.get { _ in report("Guarantee.get") }
+    }
+}
+
+/// Runs an action when released: a stand-in for user objects captured by configured values.
+private final class DeinitAction: Sendable {
+    static let key = DispatchSpecificKey<DeinitAction>()
+    let action: @Sendable () -> Void
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+    }
+
+    deinit {
+        action()
     }
 }
