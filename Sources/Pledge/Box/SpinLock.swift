@@ -21,6 +21,10 @@ import Darwin
 ///
 /// Critical sections guarded by this lock are a handful of loads and stores and never call user
 /// code, so contention is short; yielding keeps an oversubscribed machine making progress.
+/// A spin lock does not donate priority: on a platform with strict thread priorities (Apple's
+/// QoS classes), a low-priority holder preempted inside those few instructions delays
+/// higher-priority waiters until it runs again. Linux's scheduler, Pledge's main target, does
+/// not starve it.
 @usableFromInline
 struct SpinLock: ~Copyable, Sendable {
     @usableFromInline
