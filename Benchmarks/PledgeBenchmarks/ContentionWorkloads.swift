@@ -2,11 +2,11 @@ import Pledge
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // W5: two threads race on the same promises, one resolving while the other attaches, which is

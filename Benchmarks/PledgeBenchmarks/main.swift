@@ -37,11 +37,11 @@
 // lists them and drives a run.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst())))

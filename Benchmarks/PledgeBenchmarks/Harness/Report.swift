@@ -1,15 +1,15 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // What a run prints: a header describing the conditions, an aligned table, and the JSON record
@@ -58,15 +58,15 @@ private func currentHostname() -> String {
 /// The compiler that built this executable; only build-time checks can tell.
 private var compilerVersion: String {
     #if compiler(>=7.0)
-    return ">= 7.0"
+        return ">= 7.0"
     #elseif compiler(>=6.3)
-    return "6.3"
+        return "6.3"
     #elseif compiler(>=6.2)
-    return "6.2"
+        return "6.2"
     #elseif compiler(>=6.1)
-    return "6.1"
+        return "6.1"
     #else
-    return "6.0"
+        return "6.0"
     #endif
 }
 

@@ -1,3 +1,5 @@
+// PromiseKit's spelling, kept for source compatibility.
+// swift-format-ignore: AmbiguousTrailingClosureOverload
 /// Starts a chain with the thenable `body` returns, so that every step of the chain reads the
 /// same way.
 ///

@@ -55,13 +55,14 @@ func _whenAll<Output: Sendable>(
 @_disfavoredOverload
 @inlinable
 public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<(U.T, V.T)> {
-    Promise(box: _whenAll([pu.asVoid(), pv.asVoid()]) { box in
-        pu._pipe { ru in
-            pv._pipe { rv in
-                box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
+    Promise(
+        box: _whenAll([pu.asVoid(), pv.asVoid()]) { box in
+            pu._pipe { ru in
+                pv._pipe { rv in
+                    box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
+                }
             }
-        }
-    })
+        })
 }
 
 /// Waits for three thenables of any value types to be fulfilled and collects their values.
@@ -86,15 +87,16 @@ public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<
 public func when<U: Thenable, V: Thenable, W: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W
 ) -> Promise<(U.T, V.T, W.T)> {
-    Promise(box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid()]) { box in
-        pu._pipe { ru in
-            pv._pipe { rv in
-                pw._pipe { rw in
-                    box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
+    Promise(
+        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid()]) { box in
+            pu._pipe { ru in
+                pv._pipe { rv in
+                    pw._pipe { rw in
+                        box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
+                    }
                 }
             }
-        }
-    })
+        })
 }
 
 /// Waits for four thenables of any value types to be fulfilled and collects their values.
@@ -118,20 +120,21 @@ public func when<U: Thenable, V: Thenable, W: Thenable>(
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X
 ) -> Promise<(U.T, V.T, W.T, X.T)> {
-    Promise(box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid()]) { box in
-        pu._pipe { ru in
-            pv._pipe { rv in
-                pw._pipe { rw in
-                    px._pipe { rx in
-                        box.resolve(
-                            ru.flatMap { u in
-                                rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
-                            })
+    Promise(
+        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid()]) { box in
+            pu._pipe { ru in
+                pv._pipe { rv in
+                    pw._pipe { rw in
+                        px._pipe { rx in
+                            box.resolve(
+                                ru.flatMap { u in
+                                    rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
+                                })
+                        }
                     }
                 }
             }
-        }
-    })
+        })
 }
 
 /// Waits for five thenables of any value types to be fulfilled and collects their values.
@@ -156,26 +159,27 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, _ py: Y
 ) -> Promise<(U.T, V.T, W.T, X.T, Y.T)> {
-    Promise(box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid(), py.asVoid()]) { box in
-        pu._pipe { ru in
-            pv._pipe { rv in
-                pw._pipe { rw in
-                    px._pipe { rx in
-                        py._pipe { ry in
-                            box.resolve(
-                                ru.flatMap { u in
-                                    rv.flatMap { v in
-                                        rw.flatMap { w in
-                                            rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
+    Promise(
+        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid(), py.asVoid()]) { box in
+            pu._pipe { ru in
+                pv._pipe { rv in
+                    pw._pipe { rw in
+                        px._pipe { rx in
+                            py._pipe { ry in
+                                box.resolve(
+                                    ru.flatMap { u in
+                                        rv.flatMap { v in
+                                            rw.flatMap { w in
+                                                rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
+                                            }
                                         }
-                                    }
-                                })
+                                    })
+                            }
                         }
                     }
                 }
             }
-        }
-    })
+        })
 }
 
 /// Waits for two guarantees of any value types and pairs their values.
@@ -193,13 +197,14 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable
 /// - Returns: A guarantee of both values.
 @inlinable
 public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
-    Guarantee(box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid()]) { box in
-        gu._pipe { ru in
-            gv._pipe { rv in
-                box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
+    Guarantee(
+        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid()]) { box in
+            gu._pipe { ru in
+                gv._pipe { rv in
+                    box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
+                }
             }
-        }
-    })
+        })
 }
 
 /// Waits for three guarantees of any value types and collects their values.
@@ -220,15 +225,16 @@ public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guara
 public func when<U, V, W>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>
 ) -> Guarantee<(U, V, W)> {
-    Guarantee(box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid()]) { box in
-        gu._pipe { ru in
-            gv._pipe { rv in
-                gw._pipe { rw in
-                    box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
+    Guarantee(
+        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid()]) { box in
+            gu._pipe { ru in
+                gv._pipe { rv in
+                    gw._pipe { rw in
+                        box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
+                    }
                 }
             }
-        }
-    })
+        })
 }
 
 /// Waits for four guarantees of any value types and collects their values.
@@ -250,20 +256,21 @@ public func when<U, V, W>(
 public func when<U, V, W, X>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>
 ) -> Guarantee<(U, V, W, X)> {
-    Guarantee(box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]) { box in
-        gu._pipe { ru in
-            gv._pipe { rv in
-                gw._pipe { rw in
-                    gx._pipe { rx in
-                        box.resolve(
-                            ru.flatMap { u in
-                                rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
-                            })
+    Guarantee(
+        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]) { box in
+            gu._pipe { ru in
+                gv._pipe { rv in
+                    gw._pipe { rw in
+                        gx._pipe { rx in
+                            box.resolve(
+                                ru.flatMap { u in
+                                    rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
+                                })
+                        }
                     }
                 }
             }
-        }
-    })
+        })
 }
 
 /// Waits for five guarantees of any value types and collects their values.
@@ -288,24 +295,25 @@ public func when<U, V, W, X, Y>(
     _ gy: Guarantee<Y>
 ) -> Guarantee<(U, V, W, X, Y)> {
     let inputs = [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid(), gy.asVoid()]
-    return Guarantee(box: _whenAll(guarantees: inputs) { box in
-        gu._pipe { ru in
-            gv._pipe { rv in
-                gw._pipe { rw in
-                    gx._pipe { rx in
-                        gy._pipe { ry in
-                            box.resolve(
-                                ru.flatMap { u in
-                                    rv.flatMap { v in
-                                        rw.flatMap { w in
-                                            rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
+    return Guarantee(
+        box: _whenAll(guarantees: inputs) { box in
+            gu._pipe { ru in
+                gv._pipe { rv in
+                    gw._pipe { rw in
+                        gx._pipe { rx in
+                            gy._pipe { ry in
+                                box.resolve(
+                                    ru.flatMap { u in
+                                        rv.flatMap { v in
+                                            rw.flatMap { w in
+                                                rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
+                                            }
                                         }
-                                    }
-                                })
+                                    })
+                            }
                         }
                     }
                 }
             }
-        }
-    })
+        })
 }

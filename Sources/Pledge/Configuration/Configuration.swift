@@ -1,11 +1,11 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process-wide defaults every Pledge call starts from.
@@ -65,6 +65,8 @@ public final class PMKConfiguration: Sendable {
                 logHandler: PMKConfiguration.defaultLogHandler))
     }
 
+    // PromiseKit's spelling, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// The default queues: `map` for handlers that transform (`then`, `map`, `recover`, …) and
     /// `return` for handlers that end a chain (`done`, `catch`, `finally`, `ensure`, …).
     ///

@@ -59,7 +59,11 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        Trampoline.run(box.inspect { body($0); return nil })
+        Trampoline.run(
+            box.inspect {
+                body($0)
+                return nil
+            })
     }
 
     /// Not API; see ``Thenable/_pipe(_:)``.

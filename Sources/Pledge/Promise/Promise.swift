@@ -96,7 +96,11 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// resolved and done running earlier handlers, otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        Trampoline.run(box.inspect { body($0); return nil })
+        Trampoline.run(
+            box.inspect {
+                body($0)
+                return nil
+            })
     }
 
     /// Not API; see ``Thenable/_pipe(_:)``.

@@ -93,6 +93,8 @@ extension Resolver where T == Void {
         fulfill(())
     }
 
+    // PromiseKit's spelling, kept for source compatibility.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// Fulfils the `Void` promise (PromiseKit's spelling, for use as a function value).
     @inlinable
     public func fulfill_() {

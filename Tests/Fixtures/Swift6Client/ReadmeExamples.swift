@@ -5,7 +5,10 @@ import Dispatch
 import Pledge
 
 enum ReadmeExamples {
-    struct User: Sendable { let id: Int; let name: String }
+    struct User: Sendable {
+        let id: Int
+        let name: String
+    }
     struct Avatar: Sendable {}
     struct Timeout: Error {}
     struct File: Sendable {}

@@ -58,7 +58,7 @@ func loadCount(text: String) -> Promise<Int> {
         .compactMap { Int($0) }
         .recover { _ in Promise.value(0) }
         .tap { result in _ = result }
-        .ensure { }
+        .ensure {}
 }
 
 func guaranteeChain() -> Guarantee<Int> {

@@ -25,7 +25,8 @@ import Testing
         let order = Recorder<String>()
         let (promise, resolver) = Promise<Int>.pending()
 
-        let finished = promise
+        let finished =
+            promise
             .ensure(on: nil) { order.append("ensure") }
             .done(on: nil) { _ in order.append("done") }
         resolver.fulfill(1)

@@ -62,10 +62,12 @@ import Testing
         // The losing timer is not referenced by anyone but its own timer; it must still fire
         // (nothing is left pending, so nothing can be reported as deallocated while pending).
         let fired = DispatchSemaphore(value: 0)
-        let winner = race(Guarantee.value("now"), after(seconds: 0.01).map(on: nil) { _ -> String in
-            fired.signal()
-            return "later"
-        })
+        let winner = race(
+            Guarantee.value("now"),
+            after(seconds: 0.01).map(on: nil) { _ -> String in
+                fired.signal()
+                return "later"
+            })
 
         #expect(winner.value == "now")
         #expect(fired.wait(timeout: .now() + comboTimeout) == .success)

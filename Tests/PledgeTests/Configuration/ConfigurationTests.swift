@@ -138,7 +138,8 @@ struct ConfigurationTests {
 
             LogCapture.capture { log in
                 conf.Q = (queue, queue)
-                #expect(ConfigurationTests.waitWhilePending(on: queue) { log.waitForEvent(ofKind: .waitOnHandlerQueue) })
+                #expect(
+                    ConfigurationTests.waitWhilePending(on: queue) { log.waitForEvent(ofKind: .waitOnHandlerQueue) })
 
                 conf.Q = (PMKConfiguration.defaultQueue, PMKConfiguration.defaultQueue)
                 #expect(ConfigurationTests.waitWhilePending(on: queue) { true })
@@ -301,16 +302,31 @@ extension ConfigurationTests {
         let guarantee = Guarantee.value(1)
 
         // Map-type handlers.
-        _ = fulfilled.then { _ in report("then"); return Promise.value(2) }
+        _ = fulfilled.then { _ in
+            report("then")
+            return Promise.value(2)
+        }
         _ = fulfilled.map { _ in report("map") }
-        _ = fulfilled.compactMap { _ in report("compactMap"); return 2 }
+        _ = fulfilled.compactMap { _ in
+            report("compactMap")
+            return 2
+        }
         _ = fulfilled.tap { _ in report("tap") }
-        _ = rejected.recover { _ in report("recover"); return Promise.value(2) }
-        rejected.recover { _ in report("recover→Guarantee"); return Guarantee.value(2) }
+        _ = rejected.recover { _ in
+            report("recover")
+            return Promise.value(2)
+        }
+        rejected.recover { _ in
+            report("recover→Guarantee")
+            return Guarantee.value(2)
+        }
         rejectedVoid.recover { _ in report("Void recover→Guarantee") }
         _ = rejectedVoid.recover { (_: Error) throws in report("Void recover→Promise") }
         _ = guarantee.map { _ in report("Guarantee.map") }
-        guarantee.then { _ in report("Guarantee.then"); return Guarantee.value(2) }
+        guarantee.then { _ in
+            report("Guarantee.then")
+            return Guarantee.value(2)
+        }
 
         // Return-type handlers.
         _ = fulfilled.done { _ in report("done") }
@@ -318,7 +334,10 @@ extension ConfigurationTests {
         rejected.catch { _ in report("catch") }
         fulfilled.catch { _ in }.finally { report("finally") }
         _ = fulfilled.ensure { report("ensure") }
-        _ = fulfilled.ensureThen { report("ensureThen"); return Guarantee() }
+        _ = fulfilled.ensureThen {
+            report("ensureThen")
+            return Guarantee()
+        }
         guarantee.done { _ in report("Guarantee.done") }
         _ = guarantee.get { _ in report("Guarantee.get") }
     }

@@ -184,7 +184,9 @@ typealias WeakPromise<T: Sendable> = WeakReference<Promise<T>>
 
 extension LifetimeTests {
     /// Appends five `map` steps that each add one and capture a tracker.
-    func buildChain(from head: Promise<Int>, capturing counter: LifetimeCounter, on queue: DispatchQueue?) -> Promise<Int> {
+    func buildChain(from head: Promise<Int>, capturing counter: LifetimeCounter, on queue: DispatchQueue?) -> Promise<
+        Int
+    > {
         var tail = head
         for _ in 0..<5 {
             let tracker = LifetimeTracker(counter)

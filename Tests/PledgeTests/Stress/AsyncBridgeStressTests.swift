@@ -23,12 +23,13 @@ import Testing
 
         #expect(outcomes.count == rounds)
         // Each wait ended once, either with the value or with CancellationError.
-        #expect(outcomes.allSatisfy { outcome in
-            switch outcome {
-            case .success: return true
-            case .failure(let error): return error is CancellationError
-            }
-        })
+        #expect(
+            outcomes.allSatisfy { outcome in
+                switch outcome {
+                case .success: return true
+                case .failure(let error): return error is CancellationError
+                }
+            })
     }
 
     @Test func manyTasksAwaitPromisesFulfilledFromAConcurrentQueue() async throws {

@@ -2,11 +2,11 @@ import Pledge
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Threads read a promise's state (`result`, `isPending`, `value`, `error`, …) in a tight loop

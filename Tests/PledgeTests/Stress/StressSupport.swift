@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A rejection reason that says which round or thread produced it.
@@ -20,9 +20,9 @@ final class StressReason: Error, Sendable {
 /// An identifier of the calling thread, comparable across threads.
 func stressCurrentThreadID() -> UInt {
     #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
+        return UInt(bitPattern: pthread_self())
     #else
-    return UInt(pthread_self())
+        return UInt(pthread_self())
     #endif
 }
 

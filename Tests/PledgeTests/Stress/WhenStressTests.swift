@@ -80,9 +80,10 @@ import Testing
 
         let results = all.comboValue() ?? []
         #expect(results.count == Self.count)
-        #expect(results.enumerated().allSatisfy { index, result in
-            (try? result.get()) == (index.isMultiple(of: 3) ? nil : index)
-        })
+        #expect(
+            results.enumerated().allSatisfy { index, result in
+                (try? result.get()) == (index.isMultiple(of: 3) ? nil : index)
+            })
     }
 
     @Test func theConcurrencyLimitHoldsWhenInputsResolveOnManyThreads() {
