@@ -21,6 +21,10 @@ public struct _PledgeStep {
 
 /// Runs cascades of handlers iteratively, so that resolving a chain of any length uses constant
 /// stack depth.
+///
+/// A handler that seals a box through `seal(_:)` (user code calling a `Resolver`) rather than
+/// handing back a step starts a nested run: that nests once per such handler, not once per link
+/// of a chain built with Pledge's operators.
 @usableFromInline
 enum Trampoline {
     /// Runs `first` and every step it leads to, depth first, until none is left.

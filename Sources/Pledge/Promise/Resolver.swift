@@ -4,6 +4,12 @@
 /// promise is still pending, nothing can settle the promise any more, and Pledge logs
 /// ``LogEvent/pendingPromiseDeallocated``.
 ///
+/// Fulfilling or rejecting runs the promise's inline (`on: nil`) handlers, and the whole chain
+/// they lead to, before the call returns, from one loop whatever the chain's length. Called
+/// from inside another handler, that loop nests once: a long series of handlers that each
+/// resolve the next promise through a resolver nests once per link, so build long chains with
+/// `then` instead.
+///
 /// ```swift
 /// func load() -> Promise<Data> {
 ///     Promise { seal in
