@@ -109,3 +109,17 @@ final class CallbackSlot {
 func opaqueClosure<A, B>(_ body: @escaping (A) -> B) -> (A) -> B {
     body
 }
+
+/// `count` pending promises and their resolvers, in matching order (W4, W5).
+func makePendingPromises(_ count: Int) -> (promises: [Promise<Int>], resolvers: [Resolver<Int>]) {
+    var promises: [Promise<Int>] = []
+    var resolvers: [Resolver<Int>] = []
+    promises.reserveCapacity(count)
+    resolvers.reserveCapacity(count)
+    for _ in 0..<count {
+        let (promise, resolver) = Promise<Int>.pending()
+        promises.append(promise)
+        resolvers.append(resolver)
+    }
+    return (promises, resolvers)
+}

@@ -42,15 +42,7 @@ enum ContentionWorkloads {
     /// Runs W5 once; returns nanoseconds per promise. Making and freeing the promises is not
     /// timed.
     static func promiseContention(_ count: Int) -> Double {
-        var promises: [Promise<Int>] = []
-        var resolvers: [Resolver<Int>] = []
-        promises.reserveCapacity(count)
-        resolvers.reserveCapacity(count)
-        for _ in 0..<count {
-            let (promise, resolver) = Promise<Int>.pending()
-            promises.append(promise)
-            resolvers.append(resolver)
-        }
+        let (promises, resolvers) = makePendingPromises(count)
         let hits = HitCounters(count: count)
         let elapsed = runInStep(
             count: count, chunk: chunk,

@@ -32,15 +32,7 @@ enum FanInWorkloads {
         let finished = DispatchSemaphore(value: 0)
         let last = LastValue()
         let elapsed = nanoseconds(per: count) {
-            var promises: [Promise<Int>] = []
-            var resolvers: [Resolver<Int>] = []
-            promises.reserveCapacity(count)
-            resolvers.reserveCapacity(count)
-            for _ in 0..<count {
-                let (promise, resolver) = Promise<Int>.pending()
-                promises.append(promise)
-                resolvers.append(resolver)
-            }
+            let (promises, resolvers) = makePendingPromises(count)
             let all = when(fulfilled: promises).done(on: nil) { values in
                 // O(1) checks only: the values are in input order.
                 last.value.store(values.count == count ? values[count - 1] : -1, ordering: .releasing)

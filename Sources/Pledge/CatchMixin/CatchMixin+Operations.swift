@@ -18,10 +18,7 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     }
 
     @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool {
-        guard case .failure(let error) = result else { return false }
-        return policy.handles(error)
-    }
+    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Void, Error> {
@@ -48,10 +45,7 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     }
 
     @inlinable
-    func acts(on result: Result<Next.T, Error>) -> Bool {
-        guard case .failure(let error) = result else { return false }
-        return policy.handles(error)
-    }
+    func acts(on result: Result<Next.T, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     func run(_ result: Result<Next.T, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
@@ -84,7 +78,7 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     @inlinable
     func run(_ result: Result<Value, Error>, into box: EmptyBox<Result<Value, Error>>) -> _PledgeStep? {
         guard case .failure(let error) = result else { return box.resolve(result) }
-        return body(error).box.inspect { box.resolve($0) }
+        return follow(body(error), into: box)
     }
 }
 
@@ -107,10 +101,7 @@ struct RecoverVoidOperation: ValueOperation {
     }
 
     @inlinable
-    func acts(on result: Result<Void, Error>) -> Bool {
-        guard case .failure(let error) = result else { return false }
-        return policy.handles(error)
-    }
+    func acts(on result: Result<Void, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     func output(for result: Result<Void, Error>) -> Result<Void, Error> {

@@ -19,4 +19,11 @@ extension CatchPolicy {
         case .allErrorsExceptCancellation: return !error.isCancelled
         }
     }
+
+    /// Whether a handler under this policy should be given `result`: a rejection it handles.
+    @inlinable
+    func accepts<T>(_ result: Result<T, Error>) -> Bool {
+        guard case .failure(let error) = result else { return false }
+        return handles(error)
+    }
 }

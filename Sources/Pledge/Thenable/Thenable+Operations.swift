@@ -10,9 +10,18 @@ extension Result {
     }
 }
 
+/// An operation that runs user code on fulfilment only; rejections pass through it inline.
+@usableFromInline
+protocol FulfilmentOperation: ChainOperation {}
+
+extension FulfilmentOperation {
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
+}
+
 /// `map`, `done`, `asVoid`, and Guarantee's `map` and `done`: the value becomes `transform`'s.
 @usableFromInline
-struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
     let transform: @Sendable (Input) throws -> Output
 
@@ -20,9 +29,6 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     init(_ transform: @escaping @Sendable (Input) throws -> Output) {
         self.transform = transform
     }
-
-    @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
@@ -35,7 +41,7 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
 
 /// `compactMap`: like ``MapOperation``, but `nil` rejects with ``PMKError/compactMap(_:_:)``.
 @usableFromInline
-struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
     let transform: @Sendable (Input) throws -> Output?
 
@@ -43,9 +49,6 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
         self.transform = transform
     }
-
-    @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
@@ -63,7 +66,7 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
 
 /// `get`, and Guarantee's `get`: `body` looks at the value, which passes on unchanged.
 @usableFromInline
-struct GetOperation<Value: Sendable>: ValueOperation {
+struct GetOperation<Value: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline typealias Input = Value
     @usableFromInline typealias Output = Value
 
@@ -74,9 +77,6 @@ struct GetOperation<Value: Sendable>: ValueOperation {
     init(_ body: @escaping @Sendable (Value) throws -> Void) {
         self.body = body
     }
-
-    @inlinable
-    func acts(on result: Result<Value, Error>) -> Bool { result.isSuccess }
 
     @inlinable
     func output(for result: Result<Value, Error>) -> Result<Value, Error> {
@@ -114,7 +114,7 @@ struct TapOperation<Value: Sendable>: ValueOperation {
 
 /// `then`, and Guarantee's `then`: the result follows the thenable `body` returns.
 @usableFromInline
-struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
+struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation, FulfilmentOperation {
     @usableFromInline typealias Output = Next.T
 
     @usableFromInline
@@ -124,9 +124,6 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
     init(_ body: @escaping @Sendable (Input) throws -> Next) {
         self.body = body
     }
-
-    @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
 
     @inlinable
     func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
