@@ -9,78 +9,94 @@ enum Sealant<R> {
     case resolved(R)
 }
 
-/// A handler stored in a box: it receives the sealed value and may hand back a box that it
-/// sealed in turn, whose own handlers are now due.
+/// What a stored handler is called on besides the sealed value: the object it works for (the
+/// box of the next link of a chain, say), or `nil` for a handler that is a plain closure.
+///
+/// Letting a handler name its object, instead of capturing it, is what lets a chaining
+/// operator's own box serve as its handler: a thin function plus that box, with no closure
+/// context to allocate.
+@usableFromInline
+typealias HandlerTarget = AnyObject & Sendable
+
+/// A handler stored in a box: it receives its target and the sealed value, and may hand back
+/// a box that it sealed in turn, whose own handlers are now due.
 ///
 /// Returning the next step instead of running it is what keeps resolution iterative: see
 /// ``Trampoline``.
 @usableFromInline
-typealias BoxHandler<R> = @Sendable (R) -> _PledgeStep?
+typealias BoxHandler<R> = @Sendable ((any HandlerTarget)?, R) -> _PledgeStep?
 
-/// The phase of a box, readable without a lock: the non-generic part of every box.
-///
-/// Generic classes pay a runtime metadata lookup whenever unspecialised code (a `deinit`, for
-/// instance) touches a field whose type depends on the generic parameter. Keeping the phase
-/// here, in a non-generic root class, lets that code ask "still pending?" for free.
+/// The phases of a box, kept in the low bits of its atomic state word.
 @usableFromInline
-class BoxPhase: @unchecked Sendable {
+enum BoxPhase {
     /// Not sealed.
-    @usableFromInline static let pending: UInt8 = 0
+    @inlinable static var pending: UInt32 { 0 }
     /// Sealed; the sealing thread is still running the handlers that were attached before.
-    @usableFromInline static let firing: UInt8 = 1
+    @inlinable static var firing: UInt32 { 1 }
     /// Sealed, and every handler attached so far has been started.
-    @usableFromInline static let resolved: UInt8 = 2
-
-    // Safety: `phase` is an atomic. Every store that leaves `pending` is a release store made
-    // after the box's value was written, and every reader that sees a phase other than
-    // `pending` loads it with acquire ordering before reading the value, so the value is always
-    // visible, complete, and never written again.
-    @usableFromInline
-    final let phase: Atomic<UInt8>
-
-    /// Whether this is a ``SealedBox``; immutable.
-    @usableFromInline
-    final let isSealedBox: Bool
-
-    @inlinable
-    init(phase: UInt8, isSealedBox: Bool) {
-        self.phase = Atomic(phase)
-        self.isSealedBox = isSealedBox
-    }
-
-    /// Whether the box is still waiting for its value.
-    @inlinable
-    final var isPending: Bool {
-        phase.load(ordering: .acquiring) == BoxPhase.pending
-    }
+    @inlinable static var resolved: UInt32 { 2 }
+    /// The bits of the state word that hold the phase.
+    @inlinable static var mask: UInt32 { 3 }
+    /// Set in the state word while a thread holds an ``EmptyBox``'s lock.
+    @inlinable static var lockBit: UInt32 { 4 }
 }
 
 /// The abstract storage behind every promise and guarantee.
 ///
 /// A box is either a ``SealedBox`` (born resolved; no lock) or an ``EmptyBox`` (pending, then
-/// sealed exactly once). The hierarchy is closed: `Box` is never instantiated directly, and its
-/// operations dispatch on a stored tag instead of through the vtable, so that `@inlinable`
-/// callers in client modules reach fully specialised code instead of the generic
-/// implementation behind a virtual call.
+/// sealed exactly once). `Box` itself is never instantiated. Both kinds keep their value and
+/// their state in the same two fields, declared here, so reading a box never needs to know its
+/// kind and never goes through a virtual call: `@inlinable` callers in client modules reach
+/// fully specialised code instead of generic implementations behind a vtable.
 ///
 /// - `inspect()` reads the current state;
-/// - `inspect(_:)` attaches a handler, or runs it at once when the box is already sealed;
+/// - `inspect(_:_:)` attaches a handler, or runs it at once when the box is already sealed;
 /// - `seal(_:)` resolves the box and runs its handlers, iteratively.
+///
+/// Layout: the value comes first, then the state, then (in an ``EmptyBox``) its handlers. For a
+/// `Result` of a word-sized value a pending box is 56 bytes, the 64-byte malloc size class. The
+/// state is a 32-bit word, so that it starts on a 4-byte boundary: a `Result`'s tag byte is
+/// loaded as part of a 32-bit word, and a state byte inside that word would make every read of
+/// a freshly sealed value wait for the store that unlocked the box (a failed store-to-load
+/// forward, seen as the hottest instruction of `fire` in a profile).
 @usableFromInline
-class Box<R: Sendable>: BoxPhase, @unchecked Sendable {
-    // Safety: `Box` adds no state to `BoxPhase`; see there and the subclasses.
+class Box<R: Sendable>: @unchecked Sendable {
+    // Safety: `value` is written only while the state is `pending` and its lock bit is held
+    // (see `EmptyBox`), or in `init`, before the box is published. The write is published by the
+    // release store that ends `pending`; every reader first loads the state with acquire
+    // ordering and reads `value` only when the phase is no longer `pending`, so it sees the
+    // complete value, which never changes again. The dynamic exclusivity check is off because
+    // that protocol already rules out overlapping accesses, and the check costs a runtime call.
+    @exclusivity(unchecked)
+    @usableFromInline
+    final var value: R
+
+    /// The phase (low two bits) and, for an ``EmptyBox``, its lock bit. A ``SealedBox`` is
+    /// always `resolved`; only an `EmptyBox` is ever in another phase.
+    @usableFromInline
+    final let state: Atomic<UInt32>
+
+    @inlinable
+    init(value: R, phase: UInt32) {
+        self.value = value
+        state = Atomic(phase)
+    }
+
+    /// The current phase, loaded with acquire ordering: after it leaves `pending`, `value` may
+    /// be read.
+    @inlinable
+    final var phase: UInt32 {
+        state.load(ordering: .acquiring) & BoxPhase.mask
+    }
+
+    /// Whether the box is still waiting for its value.
+    @inlinable
+    final var isPending: Bool { phase == BoxPhase.pending }
 
     /// The current state of the box. Lock-free.
     @inlinable
     final func inspect() -> Sealant<R> {
-        if isSealedBox {
-            // Safety: `isSealedBox` is true only for instances created by `SealedBox.init`.
-            return .resolved(unsafeDowncast(self, to: SealedBox<R>.self).value)
-        }
-        guard !isPending else { return .pending }
-        // Safety: the hierarchy is closed; a box that is not a `SealedBox` is an `EmptyBox`.
-        // Its value was published by the release store that ended `pending` (see `BoxPhase`).
-        return .resolved(unsafeDowncast(self, to: EmptyBox<R>.self).value)
+        phase == BoxPhase.pending ? .pending : .resolved(value)
     }
 
     /// The value, when the box is sealed and every handler attached before has been started, so
@@ -88,28 +104,20 @@ class Box<R: Sendable>: BoxPhase, @unchecked Sendable {
     /// still firing). Lock-free.
     @inlinable
     final var settledValue: R? {
-        if isSealedBox {
-            // Safety: see `inspect()`.
-            return unsafeDowncast(self, to: SealedBox<R>.self).value
-        }
-        guard phase.load(ordering: .acquiring) == BoxPhase.resolved else { return nil }
-        // Safety: see `inspect()`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).value
+        phase == BoxPhase.resolved ? value : nil
     }
 
-    /// Attaches `handler`, or, when the box is already sealed, runs it at once.
+    /// Attaches `handler`, to be called with `target` and the value, or, when the box is
+    /// already sealed and settled, calls it at once.
     ///
     /// - Returns: the step the handler handed back when it ran now; `nil` when it was stored.
     ///   The caller must run that step (return it to the trampoline, or call
     ///   ``Trampoline/run(_:)``).
     @inlinable
-    final func inspect(_ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
-        if isSealedBox {
-            // Safety: see `inspect()`.
-            return handler(unsafeDowncast(self, to: SealedBox<R>.self).value)
-        }
-        // Safety: see `inspect()`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).attach(handler)
+    final func inspect(_ target: (any HandlerTarget)?, _ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
+        if phase == BoxPhase.resolved { return handler(target, value) }
+        // Safety: only an `EmptyBox` is ever in a phase other than `resolved` (see `state`).
+        return unsafeDowncast(self, to: EmptyBox<R>.self).attach(target, handler)
     }
 
     /// Seals the box with `value` and runs every handler attached so far, in the order they were
@@ -127,8 +135,18 @@ class Box<R: Sendable>: BoxPhase, @unchecked Sendable {
     ///   already sealed). Used by handlers, which hand the step back to the running trampoline.
     @inlinable
     final func resolve(_ value: R) -> _PledgeStep? {
-        if isSealedBox { return nil }
-        // Safety: see `inspect()`.
+        if phase == BoxPhase.resolved { return nil }
+        // Safety: see `inspect(_:_:)`.
         return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value)
+    }
+
+    /// A handler that seals the box it is given as target with the value it receives: what a
+    /// box attaches to a thenable it follows. A thin function, so attaching it allocates nothing.
+    @inlinable
+    static func forward(_ target: (any HandlerTarget)?, _ value: R) -> _PledgeStep? {
+        guard let target else { return nil }
+        // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target
+        // (see `follow(_:into:)` and its callers).
+        return unsafeDowncast(target, to: Box<R>.self).resolve(value)
     }
 }

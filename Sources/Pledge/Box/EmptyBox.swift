@@ -1,11 +1,31 @@
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// The handler list is guarded by a ``SpinLock``; every transition happens under the lock and
-/// returns what must happen next, and handlers run only after the lock is released. The value
-/// is written once, under the lock, before the phase leaves `pending` with a release store, so
-/// readers that see a sealed phase read it without locking.
+/// The handler list and the value are guarded by a lock bit in the box's atomic state word
+/// (test-and-test-and-set, yielding the processor when it stays busy): every transition
+/// happens under the lock and returns what must happen next, and handlers run only after the
+/// lock is released. The value is written once, under the lock, before the phase leaves
+/// `pending` with a release store, so readers that see a sealed phase read it without locking.
+///
+/// Why a lock bit and not `Synchronization.Mutex` or `pthread_mutex_t`: with Swift 6.3.1 on
+/// Linux, ThreadSanitizer does not model `Mutex` and reports false races on the state it
+/// protects, so a TSan run could prove nothing about boxes; a `pthread_mutex_t` needs a stable
+/// address, a second allocation per box. The bit shares the phase's word, so it costs no space,
+/// one compare-and-swap to take and one release store (which also publishes the new phase) to
+/// drop, and ThreadSanitizer models exactly those orderings. Critical sections are a handful
+/// of loads and stores and never call user code. A spin lock does not donate priority: on a
+/// platform with strict thread priorities (Apple's QoS classes), a low-priority holder
+/// preempted inside those few instructions delays higher-priority waiters until it runs again;
+/// Linux's scheduler, Pledge's main target, does not starve it.
 ///
 /// Sealing moves the box to `firing`, not straight to `resolved`: a handler attached by another
 /// thread while the sealer is still running earlier handlers is queued behind them instead of
@@ -15,30 +35,25 @@ import Synchronization
 /// `value` has the bare generic type `R` (whose metadata the class already holds) and
 /// `Handlers` has a fixed layout. A pending box therefore holds a placeholder value, never
 /// read (see ``pendingBox()``).
+///
+/// Not final: ``ChainedBox`` extends it with the operation that resolves it, so that the box of
+/// a chaining operator is also the handler it attaches.
 @usableFromInline
-final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
-    @usableFromInline
-    let lock = SpinLock()
-
-    // Safety: `handlers` is read and written only while `lock` is held; the lock's
-    // acquire/release atomics order every access (and ThreadSanitizer models them). The dynamic
-    // exclusivity check is switched off because the lock already guarantees exclusivity and the
-    // check costs a runtime call on every access.
+class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
+    // Safety: `handlers` is read and written only while the lock bit is held; the acquire and
+    // release orderings of taking and dropping it order every access (and ThreadSanitizer
+    // models them). The dynamic exclusivity check is switched off because the lock already
+    // guarantees exclusivity and the check costs a runtime call on every access.
     @exclusivity(unchecked)
     @usableFromInline
-    var handlers = Handlers<R>()
-
-    // Safety: written once, under `lock`, while the phase is `pending`; the release store that
-    // ends `pending` publishes it, and it is read only after an acquire load sees a sealed
-    // phase. The placeholder it holds before that is never read.
-    @exclusivity(unchecked)
-    @usableFromInline
-    var value: R
+    final var handlers = Handlers<R>()
 
     deinit {
         // An abandoned box still owns its handlers, and through them the rest of its chain:
         // release those iteratively (see `Teardown`). A sealed box has none left.
         if !handlers.isEmpty {
+            // Those handlers will never run: let their targets drop what they kept for them.
+            handlers.abandonTargets()
             var abandoned = Handlers<R>()
             swap(&abandoned, &handlers)
             // Moved, not copied: no reference may stay behind in this frame, or releasing it
@@ -51,49 +66,90 @@ final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// never read.
     @inlinable
     init(placeholder: R) {
-        value = placeholder
-        super.init(phase: BoxPhase.pending, isSealedBox: false)
+        super.init(value: placeholder, phase: BoxPhase.pending)
     }
 
+    /// Takes the lock bit.
+    ///
+    /// - Returns: the phase at the time the lock was taken, which cannot change until
+    ///   ``unlock(phase:)``.
     @inlinable
-    func attach(_ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
-        if phase.load(ordering: .acquiring) != BoxPhase.resolved {
-            lock.lock()
-            if phase.load(ordering: .relaxed) != BoxPhase.resolved {
-                handlers.append(handler)
-                lock.unlock()
-                return nil
-            }
-            lock.unlock()
+    final func lock() -> UInt32 {
+        var current = state.load(ordering: .relaxed)
+        if current & BoxPhase.lockBit == 0 {
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current | BoxPhase.lockBit,
+                successOrdering: .acquiring, failureOrdering: .relaxed)
+            if exchanged { return current }
+            current = original
         }
-        return handler(value)
+        return lockContended()
+    }
+
+    @usableFromInline
+    final func lockContended() -> UInt32 {
+        var spins = 0
+        while true {
+            // Wait until the bit looks clear before trying again, so waiters read the cache line
+            // instead of fighting over it with writes.
+            var current = state.load(ordering: .relaxed)
+            while current & BoxPhase.lockBit != 0 {
+                spins += 1
+                if spins > 100 { sched_yield() }
+                current = state.load(ordering: .relaxed)
+            }
+            if state.compareExchange(
+                expected: current, desired: current | BoxPhase.lockBit,
+                successOrdering: .acquiring, failureOrdering: .relaxed
+            ).exchanged {
+                return current
+            }
+        }
+    }
+
+    /// Drops the lock bit and publishes `phase`, with release ordering.
+    @inlinable
+    final func unlock(phase: UInt32) {
+        state.store(phase, ordering: .releasing)
+    }
+
+    /// Stores a handler, or runs it at once when the box has settled in the meantime.
+    @inlinable
+    final func attach(_ target: (any HandlerTarget)?, _ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
+        let phase = lock()
+        if phase != BoxPhase.resolved {
+            handlers.append(target, handler)
+            unlock(phase: phase)
+            return nil
+        }
+        unlock(phase: phase)
+        return handler(target, value)
     }
 
     @inlinable
-    func resolveEmpty(_ newValue: R) -> _PledgeStep? {
-        lock.lock()
-        guard phase.load(ordering: .relaxed) == BoxPhase.pending else {
-            lock.unlock()
+    final func resolveEmpty(_ newValue: R) -> _PledgeStep? {
+        let phase = lock()
+        guard phase == BoxPhase.pending else {
+            unlock(phase: phase)
             return nil
         }
         value = newValue
         let due = !handlers.isEmpty
-        phase.store(due ? BoxPhase.firing : BoxPhase.resolved, ordering: .releasing)
-        lock.unlock()
+        unlock(phase: due ? BoxPhase.firing : BoxPhase.resolved)
         return due ? _PledgeStep(self, fire: { EmptyBox.fire($0, &$1) }) : nil
     }
 
     /// Takes the due handlers, or finishes the transition to `resolved` when none are left.
     @inlinable
-    func takeDue() -> Handlers<R>? {
-        lock.lock()
-        defer { lock.unlock() }
+    final func takeDue() -> Handlers<R>? {
+        let phase = lock()
         if handlers.isEmpty {
-            phase.store(BoxPhase.resolved, ordering: .releasing)
+            unlock(phase: BoxPhase.resolved)
             return nil
         }
         var due = Handlers<R>()
         swap(&due, &handlers)
+        unlock(phase: phase)
         return due
     }
 
@@ -102,7 +158,7 @@ final class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable
     static func fire(_ object: AnyObject, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
         // Safety: only `resolveEmpty` creates steps for this function, always with an
-        // `EmptyBox<R>` of exactly this type.
+        // `EmptyBox<R>` of exactly this type (or a subclass).
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
         var next: _PledgeStep? = nil
         while let handlers = box.takeDue() {

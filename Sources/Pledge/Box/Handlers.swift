@@ -1,29 +1,69 @@
 /// The handlers waiting on a pending box, in the order they were attached.
 ///
-/// The first handler is stored inline; an array is allocated only when a second one arrives,
-/// because almost every promise has exactly one handler (the next link of its chain).
+/// Almost every promise has exactly one handler (the next link of its chain), so the first is
+/// stored inline, as its target and function; a list object is allocated only when a second
+/// one arrives. The two fields encode four states, in 24 bytes:
+///
+/// | `target` | `handler` | meaning |
+/// |---|---|---|
+/// | `nil` | `nil` | no handler |
+/// | `nil` | a closure | one handler, a plain closure |
+/// | an object | a function | one handler, working for `target` (a ``ChainedBox``, say) |
+/// | a ``HandlerList`` | `nil` | two or more handlers, in the list |
+///
+/// The layout does not depend on `R`, so destroying it needs no generic metadata.
 @usableFromInline
 struct Handlers<R: Sendable> {
     @usableFromInline
-    var first: BoxHandler<R>?
+    var target: (any HandlerTarget)?
     @usableFromInline
-    var rest: [BoxHandler<R>]
+    var handler: BoxHandler<R>?
 
     @inlinable
     init() {
-        first = nil
-        rest = []
+        target = nil
+        handler = nil
     }
 
     @inlinable
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool { handler == nil && target == nil }
+
+    /// The list, when two or more handlers are stored.
+    @inlinable
+    var list: HandlerList<R>? {
+        guard handler == nil, let target else { return nil }
+        // Safety: with no function stored, a target is only ever a `HandlerList<R>` (see the
+        // table above and `append`).
+        return unsafeDowncast(target, to: HandlerList<R>.self)
+    }
 
     @inlinable
-    mutating func append(_ handler: @escaping BoxHandler<R>) {
-        if first == nil {
-            first = handler
-        } else {
-            rest.append(handler)
+    mutating func append(_ newTarget: (any HandlerTarget)?, _ newHandler: @escaping BoxHandler<R>) {
+        if isEmpty {
+            target = newTarget
+            handler = newHandler
+        } else if let list {
+            list.items.append(StoredHandler(target: newTarget, handler: newHandler))
+        } else if let handler {
+            let list = HandlerList<R>([
+                StoredHandler(target: target, handler: handler),
+                StoredHandler(target: newTarget, handler: newHandler),
+            ])
+            self.target = list
+            self.handler = nil
+        }
+    }
+
+    /// Tells every target that keeps something for its handler (see ``AbandonableTarget``) that
+    /// the handler will never run. Only the `deinit` of an abandoned box calls it.
+    @inlinable
+    func abandonTargets() {
+        if handler != nil {
+            (target as? any AbandonableTarget)?.abandon()
+        } else if let list {
+            for stored in list.items {
+                (stored.target as? any AbandonableTarget)?.abandon()
+            }
         }
     }
 
@@ -33,12 +73,12 @@ struct Handlers<R: Sendable> {
     ///   they are popped in attachment order after the first step's cascade has finished.
     @inlinable
     func run(_ value: R, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
-        guard let first else { return nil }
-        var next = first(value)
-        if rest.isEmpty { return next }
+        if let handler { return handler(target, value) }
+        guard let list else { return nil }
+        var next: _PledgeStep? = nil
         var later: [_PledgeStep] = []
-        for handler in rest {
-            guard let step = handler(value) else { continue }
+        for stored in list.items {
+            guard let step = stored.handler(stored.target, value) else { continue }
             if next == nil {
                 next = step
             } else {
@@ -48,4 +88,41 @@ struct Handlers<R: Sendable> {
         stack.append(contentsOf: later.reversed())
         return next
     }
+}
+
+/// One handler and its target, as kept in a ``HandlerList``.
+@usableFromInline
+struct StoredHandler<R: Sendable> {
+    @usableFromInline
+    let target: (any HandlerTarget)?
+    @usableFromInline
+    let handler: BoxHandler<R>
+
+    @inlinable
+    init(target: (any HandlerTarget)?, handler: @escaping BoxHandler<R>) {
+        self.target = target
+        self.handler = handler
+    }
+}
+
+/// The handlers of a box that has more than one, in attachment order.
+@usableFromInline
+final class HandlerList<R: Sendable>: @unchecked Sendable {
+    // Safety: `items` is only touched under the lock of the one box whose `Handlers` holds this
+    // list, or, once the box has handed its handlers over, by the single thread running them.
+    @usableFromInline
+    var items: [StoredHandler<R>]
+
+    @inlinable
+    init(_ items: [StoredHandler<R>]) {
+        self.items = items
+    }
+}
+
+/// A handler target that keeps something only for its handler's call: told when the box it
+/// waits on is freed unresolved, so that it can let go at once.
+@usableFromInline
+protocol AbandonableTarget: AnyObject {
+    /// The handler this target was attached with will never be called.
+    func abandon()
 }

@@ -1,16 +1,13 @@
 /// A box that is born resolved: `Promise.value`, `Promise(error:)`, `Guarantee.value`.
 ///
-/// Its value never changes after initialisation, so it needs no lock.
+/// Its value never changes after initialisation and its phase is `resolved` from the start, so
+/// it needs no lock and no handler storage: handlers attached to it run at once.
 @usableFromInline
 final class SealedBox<R: Sendable>: Box<R>, @unchecked Sendable {
-    // Safety: `value` is an immutable `let` of a `Sendable` type, written once in `init` before
-    // the box is published.
-    @usableFromInline
-    let value: R
+    // Safety: adds no state; `value` is written once, in `init`, before the box is published.
 
     @inlinable
     init(_ value: R) {
-        self.value = value
-        super.init(phase: BoxPhase.resolved, isSealedBox: true)
+        super.init(value: value, phase: BoxPhase.resolved)
     }
 }

@@ -11,10 +11,13 @@ import Synchronization
 /// A small lock built on one `Atomic<Bool>`: test-and-test-and-set with exponential backoff,
 /// yielding the processor when the lock stays busy.
 ///
+/// Used by the fan-in behind `when` and by `LockedValue`; an ``EmptyBox`` uses the same
+/// technique on a bit of its state word instead.
+///
 /// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux, ThreadSanitizer does not model
 /// it and reports false races on state it protects, so a TSan run could prove nothing about
-/// our boxes. Why not `pthread_mutex_t`: it must live at a stable address, which costs a second
-/// allocation per box (40 bytes more per promise). An atomic flag lives inline in the box,
+/// the state it guards. Why not `pthread_mutex_t`: it must live at a stable address, which costs
+/// a second allocation per owner. An atomic flag lives inline in its owner,
 /// costs one compare-and-swap to take and one release store to drop, and its acquire/release
 /// orderings are exactly what ThreadSanitizer models, so the stress tests under
 /// `--sanitize=thread` check every access to the guarded state.

@@ -5,7 +5,7 @@
 /// box's value type where the step is made, so running a step never goes through unspecialised
 /// generic code.
 ///
-/// Not API: the type is public only because ``Thenable/_pipe(_:)`` mentions it.
+/// Not API: the type is public only because ``Thenable/_pipe(_:_:)`` mentions it.
 public struct _PledgeStep {
     @usableFromInline
     let box: AnyObject

@@ -9,7 +9,11 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     @usableFromInline
     let policy: CatchPolicy
     @usableFromInline
-    let body: @Sendable (Error) -> Void
+    var body: (@Sendable (Error) -> Void)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) -> Void) {
@@ -22,7 +26,7 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Void, Error> {
-        if acts(on: result), case .failure(let error) = result { body(error) }
+        if acts(on: result), case .failure(let error) = result { body?(error) }
         return .success(())
     }
 }
@@ -36,7 +40,11 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     @usableFromInline
     let policy: CatchPolicy
     @usableFromInline
-    let body: @Sendable (Error) throws -> Next
+    var body: (@Sendable (Error) throws -> Next)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Next) {
@@ -50,6 +58,7 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     @inlinable
     func run(_ result: Result<Next.T, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
         guard acts(on: result), case .failure(let error) = result else { return box.resolve(result) }
+        guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
         do {
             return follow(try body(error), into: box)
         } catch {
@@ -65,7 +74,11 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     @usableFromInline typealias Output = Value
 
     @usableFromInline
-    let body: @Sendable (Error) -> Guarantee<Value>
+    var body: (@Sendable (Error) -> Guarantee<Value>)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Error) -> Guarantee<Value>) {
@@ -78,6 +91,7 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     @inlinable
     func run(_ result: Result<Value, Error>, into box: EmptyBox<Result<Value, Error>>) -> _PledgeStep? {
         guard case .failure(let error) = result else { return box.resolve(result) }
+        guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
         return follow(body(error), into: box)
     }
 }
@@ -92,7 +106,11 @@ struct RecoverVoidOperation: ValueOperation {
     @usableFromInline
     let policy: CatchPolicy
     @usableFromInline
-    let body: @Sendable (Error) throws -> Void
+    var body: (@Sendable (Error) throws -> Void)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Void) {
@@ -106,6 +124,7 @@ struct RecoverVoidOperation: ValueOperation {
     @inlinable
     func output(for result: Result<Void, Error>) -> Result<Void, Error> {
         guard acts(on: result), case .failure(let error) = result else { return result }
+        guard let body else { return .failure(PMKError.cancelled) }
         return catching { try body(error) }
     }
 }
@@ -117,7 +136,11 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     @usableFromInline typealias Output = Value
 
     @usableFromInline
-    let body: @Sendable () -> Void
+    var body: (@Sendable () -> Void)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable () -> Void) {
@@ -129,7 +152,7 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
 
     @inlinable
     func output(for result: Result<Value, Error>) -> Result<Value, Error> {
-        body()
+        body?()
         return result
     }
 }
@@ -141,7 +164,11 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     @usableFromInline typealias Output = Value
 
     @usableFromInline
-    let body: @Sendable () -> Guarantee<Void>
+    var body: (@Sendable () -> Guarantee<Void>)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable () -> Guarantee<Void>) {
@@ -153,6 +180,7 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
 
     @inlinable
     func run(_ result: Result<Value, Error>, into box: EmptyBox<Result<Value, Error>>) -> _PledgeStep? {
-        body().box.inspect { _ in box.resolve(result) }
+        guard let body else { return box.resolve(result) }
+        return body().box.inspect(nil) { _, _ in box.resolve(result) }
     }
 }

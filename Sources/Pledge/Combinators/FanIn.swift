@@ -137,8 +137,8 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
 
     /// The handler to attach to input `index`.
     @inlinable
-    final func handler(for index: Int) -> @Sendable (Result<Value, Error>) -> _PledgeStep? {
-        { [self] result in deliver(result, at: index) }
+    final func handler(for index: Int) -> BoxHandler<Result<Value, Error>> {
+        { [self] _, result in deliver(result, at: index) }
     }
 
     /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
@@ -252,7 +252,7 @@ where Source.Element: Thenable {
                 source = nil
                 return exhaust()
             }
-            Trampoline.run(input._pipe(handler(for: admit())))
+            Trampoline.run(input._pipe(nil, handler(for: admit())))
             switch verdict() {
             case .more:
                 continue

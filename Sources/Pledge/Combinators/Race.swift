@@ -77,7 +77,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     let pending = RaceTally(thenables.count)
     for thenable in thenables {
         Trampoline.run(
-            thenable._pipe { result in
+            thenable._pipe(nil) { _, result in
                 if case .success = result { return box.resolve(result) }
                 guard pending.rejectionIsLast() else { return nil }
                 return box.resolve(.failure(PMKError.noWinner))
@@ -93,7 +93,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
 func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     for thenable in thenables {
-        Trampoline.run(thenable._pipe { box.resolve($0) })
+        Trampoline.run(thenable._pipe(box, Box.forward))
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }

@@ -12,7 +12,7 @@ func _whenAll<Output: Sendable>(
     let all = _fanInVoid(inputs.makeIterator(), capacity: inputs.count)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
     Trampoline.run(
-        all.inspect { result in
+        all.inspect(nil) { _, result in
             if case .failure(let error) = result { return box.resolve(.failure(error)) }
             return read(box)
         })
@@ -27,7 +27,7 @@ func _whenAll<Output: Sendable>(
 ) -> EmptyBox<Result<Output, Error>> {
     let all = _fanInVoid(inputs.makeIterator(), capacity: inputs.count)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
-    Trampoline.run(all.inspect { _ in read(box) })
+    Trampoline.run(all.inspect(nil) { _, _ in read(box) })
     return box
 }
 
@@ -57,8 +57,8 @@ func _whenAll<Output: Sendable>(
 public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<(U.T, V.T)> {
     Promise(
         box: _whenAll([pu.asVoid(), pv.asVoid()]) { box in
-            pu._pipe { ru in
-                pv._pipe { rv in
+            pu._pipe(nil) { _, ru in
+                pv._pipe(nil) { _, rv in
                     box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
                 }
             }
@@ -89,9 +89,9 @@ public func when<U: Thenable, V: Thenable, W: Thenable>(
 ) -> Promise<(U.T, V.T, W.T)> {
     Promise(
         box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid()]) { box in
-            pu._pipe { ru in
-                pv._pipe { rv in
-                    pw._pipe { rw in
+            pu._pipe(nil) { _, ru in
+                pv._pipe(nil) { _, rv in
+                    pw._pipe(nil) { _, rw in
                         box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
                     }
                 }
@@ -122,10 +122,10 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
 ) -> Promise<(U.T, V.T, W.T, X.T)> {
     Promise(
         box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid()]) { box in
-            pu._pipe { ru in
-                pv._pipe { rv in
-                    pw._pipe { rw in
-                        px._pipe { rx in
+            pu._pipe(nil) { _, ru in
+                pv._pipe(nil) { _, rv in
+                    pw._pipe(nil) { _, rw in
+                        px._pipe(nil) { _, rx in
                             box.resolve(
                                 ru.flatMap { u in
                                     rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
@@ -161,11 +161,11 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable
 ) -> Promise<(U.T, V.T, W.T, X.T, Y.T)> {
     Promise(
         box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid(), py.asVoid()]) { box in
-            pu._pipe { ru in
-                pv._pipe { rv in
-                    pw._pipe { rw in
-                        px._pipe { rx in
-                            py._pipe { ry in
+            pu._pipe(nil) { _, ru in
+                pv._pipe(nil) { _, rv in
+                    pw._pipe(nil) { _, rw in
+                        px._pipe(nil) { _, rx in
+                            py._pipe(nil) { _, ry in
                                 box.resolve(
                                     ru.flatMap { u in
                                         rv.flatMap { v in
@@ -199,8 +199,8 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable
 public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
     Guarantee(
         box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid()]) { box in
-            gu._pipe { ru in
-                gv._pipe { rv in
+            gu._pipe(nil) { _, ru in
+                gv._pipe(nil) { _, rv in
                     box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
                 }
             }
@@ -227,9 +227,9 @@ public func when<U, V, W>(
 ) -> Guarantee<(U, V, W)> {
     Guarantee(
         box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid()]) { box in
-            gu._pipe { ru in
-                gv._pipe { rv in
-                    gw._pipe { rw in
+            gu._pipe(nil) { _, ru in
+                gv._pipe(nil) { _, rv in
+                    gw._pipe(nil) { _, rw in
                         box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
                     }
                 }
@@ -258,10 +258,10 @@ public func when<U, V, W, X>(
 ) -> Guarantee<(U, V, W, X)> {
     Guarantee(
         box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]) { box in
-            gu._pipe { ru in
-                gv._pipe { rv in
-                    gw._pipe { rw in
-                        gx._pipe { rx in
+            gu._pipe(nil) { _, ru in
+                gv._pipe(nil) { _, rv in
+                    gw._pipe(nil) { _, rw in
+                        gx._pipe(nil) { _, rx in
                             box.resolve(
                                 ru.flatMap { u in
                                     rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
@@ -297,11 +297,11 @@ public func when<U, V, W, X, Y>(
     let inputs = [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid(), gy.asVoid()]
     return Guarantee(
         box: _whenAll(guarantees: inputs) { box in
-            gu._pipe { ru in
-                gv._pipe { rv in
-                    gw._pipe { rw in
-                        gx._pipe { rx in
-                            gy._pipe { ry in
+            gu._pipe(nil) { _, ru in
+                gv._pipe(nil) { _, rv in
+                    gw._pipe(nil) { _, rw in
+                        gx._pipe(nil) { _, rx in
+                            gy._pipe(nil) { _, ry in
                                 box.resolve(
                                     ru.flatMap { u in
                                         rv.flatMap { v in

@@ -60,16 +60,19 @@ public final class Guarantee<T: Sendable>: Thenable {
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         Trampoline.run(
-            box.inspect {
-                body($0)
+            box.inspect(nil) {
+                body($1)
                 return nil
             })
     }
 
-    /// Not API; see ``Thenable/_pipe(_:)``.
+    /// Not API; see ``Thenable/_pipe(_:_:)``.
     @inlinable
-    public func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep? {
-        box.inspect(handler)
+    public func _pipe(
+        _ target: (any AnyObject & Sendable)?,
+        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+    ) -> _PledgeStep? {
+        box.inspect(target, handler)
     }
 
     /// The result, always a success, or `nil` while pending.

@@ -53,7 +53,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         } else {
             let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
-            Trampoline.run(bridge._pipe { box.resolve($0) })
+            Trampoline.run(bridge._pipe(box, Box.forward))
         }
     }
 
@@ -97,16 +97,19 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         Trampoline.run(
-            box.inspect {
-                body($0)
+            box.inspect(nil) {
+                body($1)
                 return nil
             })
     }
 
-    /// Not API; see ``Thenable/_pipe(_:)``.
+    /// Not API; see ``Thenable/_pipe(_:_:)``.
     @inlinable
-    public func _pipe(_ handler: @escaping @Sendable (Result<T, Error>) -> _PledgeStep?) -> _PledgeStep? {
-        box.inspect(handler)
+    public func _pipe(
+        _ target: (any AnyObject & Sendable)?,
+        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+    ) -> _PledgeStep? {
+        box.inspect(target, handler)
     }
 
     /// The result, or `nil` while pending.

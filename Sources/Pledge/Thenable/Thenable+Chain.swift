@@ -26,6 +26,13 @@ protocol ChainOperation: Sendable {
 
     /// The box for this operation applied now, inline, to a settled input.
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>>
+
+    /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
+    /// stored copy as soon as it takes the operation to run, so a resolved promise that is
+    /// still held does not keep its handler's captures alive (as PromiseKit's released
+    /// handlers do not). A discarded operation is never run; if it were, it would reject with
+    /// ``PMKError/cancelled`` rather than trap.
+    mutating func discard()
 }
 
 extension ChainOperation {
@@ -70,21 +77,34 @@ extension Thenable {
     func _chain<Operation: ChainOperation>(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation
     ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
-        guard let queue else {
+        // The common inline case first, small enough to inline into every operator.
+        if queue == nil, flags == nil, let result = _settledResult { return operation.settled(result) }
+        return _attach(on: queue, flags: flags, operation)
+    }
+
+    /// The rest of ``_chain(on:flags:_:)``: attaches `operation` as a handler.
+    @inlinable
+    func _attach<Operation: ChainOperation>(
+        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation
+    ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
+        if queue == nil {
             if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
             if let result = _settledResult { return operation.settled(result) }
+        } else if let queue, let flags {
+            // Rare: flags travel in the handler's closure rather than in every chained box.
             let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
-            Trampoline.run(_pipe { operation.run($0, into: box) })
+            let flags = flags.rawValue
+            Trampoline.run(
+                _pipe(nil) { _, result in
+                    guard operation.acts(on: result) else { return operation.run(result, into: box) }
+                    queue.run(operation, result, into: box, flags: flags)
+                    return nil
+                })
             return box
         }
-        let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
-        let flags = flags?.rawValue
-        Trampoline.run(
-            _pipe { result in
-                guard operation.acts(on: result) else { return operation.run(result, into: box) }
-                queue.run(operation, result, into: box, flags: flags)
-                return nil
-            })
+        // The operator's box is its own handler: one allocation for both.
+        let box = ChainedBox(operation, queue: queue)
+        Trampoline.run(_pipe(box, ChainedBox<Operation>.receive))
         return box
     }
 
@@ -128,7 +148,7 @@ func follow<U: Thenable>(_ thenable: U, into box: EmptyBox<Result<U.T, Error>>) 
     if let promise = thenable as? Promise<U.T>, promise.box === box {
         return box.resolve(.failure(PMKError.returnedSelf))
     }
-    return thenable._pipe { box.resolve($0) }
+    return thenable._pipe(box, Box.forward)
 }
 
 /// The result of calling a throwing closure, as a `Result`.

@@ -23,7 +23,11 @@ extension FulfilmentOperation {
 @usableFromInline
 struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
-    let transform: @Sendable (Input) throws -> Output
+    var transform: (@Sendable (Input) throws -> Output)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { transform = nil }
 
     @inlinable
     init(_ transform: @escaping @Sendable (Input) throws -> Output) {
@@ -33,7 +37,9 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, Fulfilme
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
         switch result {
-        case .success(let value): return catching { try transform(value) }
+        case .success(let value):
+            guard let transform else { return .failure(PMKError.cancelled) }
+            return catching { try transform(value) }
         case .failure(let error): return .failure(error)
         }
     }
@@ -43,7 +49,11 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, Fulfilme
 @usableFromInline
 struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
-    let transform: @Sendable (Input) throws -> Output?
+    var transform: (@Sendable (Input) throws -> Output?)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { transform = nil }
 
     @inlinable
     init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
@@ -54,6 +64,7 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation, F
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
         switch result {
         case .success(let value):
+            guard let transform else { return .failure(PMKError.cancelled) }
             return catching {
                 guard let mapped = try transform(value) else { throw PMKError.compactMapFailure(value) }
                 return mapped
@@ -71,7 +82,11 @@ struct GetOperation<Value: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline typealias Output = Value
 
     @usableFromInline
-    let body: @Sendable (Value) throws -> Void
+    var body: (@Sendable (Value) throws -> Void)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Value) throws -> Void) {
@@ -81,6 +96,7 @@ struct GetOperation<Value: Sendable>: ValueOperation, FulfilmentOperation {
     @inlinable
     func output(for result: Result<Value, Error>) -> Result<Value, Error> {
         guard case .success(let value) = result else { return result }
+        guard let body else { return .failure(PMKError.cancelled) }
         return catching {
             try body(value)
             return value
@@ -95,7 +111,11 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     @usableFromInline typealias Output = Value
 
     @usableFromInline
-    let body: @Sendable (Result<Value, Error>) -> Void
+    var body: (@Sendable (Result<Value, Error>) -> Void)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Result<Value, Error>) -> Void) {
@@ -107,7 +127,7 @@ struct TapOperation<Value: Sendable>: ValueOperation {
 
     @inlinable
     func output(for result: Result<Value, Error>) -> Result<Value, Error> {
-        body(result)
+        body?(result)
         return result
     }
 }
@@ -118,7 +138,11 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation, Fulfilmen
     @usableFromInline typealias Output = Next.T
 
     @usableFromInline
-    let body: @Sendable (Input) throws -> Next
+    var body: (@Sendable (Input) throws -> Next)?
+
+    /// Drops the closure, and what it captures, once the operation has been taken to run.
+    @inlinable
+    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Input) throws -> Next) {
@@ -129,6 +153,7 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation, Fulfilmen
     func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
         switch result {
         case .success(let value):
+            guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
             do {
                 return follow(try body(value), into: box)
             } catch {

@@ -34,6 +34,30 @@ import Testing
         #expect(order.all == Array(0..<20))
     }
 
+    @Test func operatorsAndPlainHandlersOnOnePromiseRunInTheOrderTheyWereAttached() {
+        // An operator's box is stored as its own handler, a `pipe` closure as a closure; one
+        // promise with several of each keeps them in one list, in attachment order.
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        _ = promise.map(on: nil) {
+            order.append("map")
+            return $0
+        }
+        promise.pipe { _ in order.append("pipe 1") }
+        _ = promise.then(on: nil) { value -> Promise<Int> in
+            order.append("then")
+            return .value(value)
+        }
+        _ = promise.done(on: nil) { _ in order.append("done") }
+        promise.pipe { _ in order.append("pipe 2") }
+        promise.catch(on: nil) { _ in order.append("catch") }
+        _ = promise.ensure(on: nil) { order.append("ensure") }
+
+        resolver.fulfill(1)
+
+        #expect(order.all == ["map", "pipe 1", "then", "done", "pipe 2", "ensure"])
+    }
+
     @Test func aHandlerAttachedToASealedBoxRunsAtOnceOnTheCallingThread() {
         let promise = Promise.value(1)
         let ran = AtomicFlag()

@@ -45,6 +45,59 @@ import Testing
         #expect(promise.value == 1)
     }
 
+    @Test(arguments: [false, true])
+    func everyOperatorsClosureIsReleasedOnceItHasRunEvenWhileItsOwnPromiseIsHeld(onQueue: Bool) {
+        // An operator keeps its closure in the box of the promise it returns until the input
+        // resolves; holding that promise must not keep the closure (and its captures) alive
+        // after it has run.
+        let counter = LifetimeCounter()
+        let queue: DispatchQueue? = onQueue ? TestQueues.serial("lifetime.held") : nil
+        let (head, resolver) = Promise<Int>.pending()
+        let held = holdEveryOperator(after: head, capturing: counter, on: queue)
+        #expect(counter.alive == held.promises.count)
+
+        resolver.fulfill(1)
+
+        #expect((try? held.last.settledResult()?.get()) != nil)
+        queue?.drain()
+        #expect(counter.alive == 0)
+        withExtendedLifetime(held) {}
+    }
+
+    @Test func theClosuresOfOperatorsOnAnAbandonedPromiseAreReleasedEvenWhileTheirPromisesAreHeld() {
+        // Several operators on one promise (so its handlers are kept in a list); the promise and
+        // its resolver go away unresolved while the operators' promises are still held.
+        let counter = LifetimeCounter()
+        let held: [AnyObject]
+        do {
+            let (head, resolver) = Promise<Int>.pending()
+            let (t1, t2, t3, t4) = (
+                LifetimeTracker(counter), LifetimeTracker(counter), LifetimeTracker(counter),
+                LifetimeTracker(counter)
+            )
+            held = [
+                head.map(on: nil) {
+                    t1.touch()
+                    return $0
+                },
+                head.then(on: nil) { value -> Promise<Int> in
+                    t2.touch()
+                    return .value(value)
+                },
+                head.done(on: nil) { _ in t3.touch() },
+                head.recover(on: nil) { _ -> Promise<Int> in
+                    t4.touch()
+                    return .value(0)
+                },
+            ]
+            #expect(counter.alive == 4)
+            _ = resolver
+        }
+
+        #expect(counter.alive == 0)
+        withExtendedLifetime(held) {}
+    }
+
     @Test func intermediatePromisesAreReleasedOnceTheChainResolves() {
         let (head, resolver) = Promise<Int>.pending()
         let (tail, weakLinks) = buildChainKeepingWeakLinks(from: head)
@@ -196,6 +249,49 @@ extension LifetimeTests {
             }
         }
         return tail
+    }
+
+    /// Every promise `holdEveryOperator` made, and the one that resolves last.
+    struct HeldOperators {
+        let promises: [AnyObject]
+        let last: Promise<Void>
+    }
+
+    /// Attaches one of each chaining operator to `head`, every closure capturing a tracker, and
+    /// returns every promise they make.
+    func holdEveryOperator(
+        after head: Promise<Int>, capturing counter: LifetimeCounter, on queue: DispatchQueue?
+    ) -> HeldOperators {
+        func tracker() -> LifetimeTracker { LifetimeTracker(counter) }
+        let (t1, t2, t3, t4, t5, t6, t7, t8, t9) = (
+            tracker(), tracker(), tracker(), tracker(), tracker(), tracker(), tracker(), tracker(), tracker()
+        )
+        let mapped = head.map(on: queue) {
+            t1.touch()
+            return $0 + 1
+        }
+        let compact = mapped.compactMap(on: queue) { value -> Int? in
+            t2.touch()
+            return value
+        }
+        let then = compact.then(on: queue) { value -> Promise<Int> in
+            t3.touch()
+            return .value(value)
+        }
+        let got = then.get(on: queue) { _ in t4.touch() }
+        let tapped = got.tap(on: queue) { _ in t5.touch() }
+        let recovered = tapped.recover(on: queue) { _ -> Promise<Int> in
+            t6.touch()
+            return .value(0)
+        }
+        let ensured = recovered.ensure(on: queue) { t7.touch() }
+        let ensuredThen = ensured.ensureThen(on: queue) {
+            t8.touch()
+            return Guarantee()
+        }
+        let done = ensuredThen.done(on: queue) { _ in t9.touch() }
+        return HeldOperators(
+            promises: [mapped, compact, then, got, tapped, recovered, ensured, ensuredThen, done], last: done)
     }
 
     /// Attaches three handlers of different kinds, each capturing a tracker.
