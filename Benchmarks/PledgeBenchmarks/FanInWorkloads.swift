@@ -68,3 +68,14 @@ enum FanInWorkloads {
         }
     }
 }
+
+/// `--probe w4 N`: W4's shape on one thread, for counting allocations: `n` pending promises,
+/// `when(fulfilled:)` over them, every one fulfilled, and the result checked.
+func fanInElements(_ n: Int) {
+    let (promises, resolvers) = makePendingPromises(n)
+    let all = when(fulfilled: promises)
+    for (index, resolver) in resolvers.enumerated() {
+        resolver.fulfill(index)
+    }
+    blackHole(all.value?.count == n)
+}
