@@ -24,9 +24,11 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @usableFromInline
     final var operation: Operation
 
-    /// The queue the operation runs on, or `nil` to run it inline.
+    /// The queue the operation runs on, or `nil` to run it inline. Released with the operation.
+    // Safety: accessed exactly like `operation` (see above).
+    @exclusivity(unchecked)
     @usableFromInline
-    final let queue: DispatchQueue?
+    final var queue: DispatchQueue?
 
     @inlinable
     init(_ operation: Operation, queue: DispatchQueue?) {
@@ -35,21 +37,32 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         super.init(placeholder: .failure(pendingPlaceholder))
     }
 
-    /// Hands out the operation to run and discards the stored copy.
+    /// Hands out the operation to run and its queue, and lets go of both.
     @inlinable
-    final func take() -> Operation {
-        let taken = operation
+    final func take() -> (Operation, DispatchQueue?) {
+        let taken = (operation, queue)
         operation.discard()
+        queue = nil
         return taken
     }
 
     /// Drops the operation when the thenable this box waits on is freed unresolved: the
     /// operator's promise stays pending, but the user's closure and its captures go at once.
+    ///
+    /// Also reached when this box follows a thenable returned by a `then` or `recover` body and
+    /// that thenable is freed unresolved: the operation was taken before it could return the
+    /// thenable, so there is nothing left to drop.
+    ///
+    /// The closure is not released here, inside the `deinit` of that thenable's box: what it
+    /// captures may be another abandoned chain, whose release would nest. It is parked with
+    /// ``Teardown`` instead, which releases it from a loop.
     @usableFromInline
     final func abandon() {
         // Safety: called only from the `deinit` of the box this one was attached to, whose
-        // handler never ran; nothing else can reach `operation` then (see above).
-        operation.discard()
+        // handler never ran; nothing else can reach `operation` or `queue` then (see above).
+        let (operation, _) = take()
+        // Moved, not copied: no reference may stay behind in this frame (see `Teardown`).
+        Teardown.park(consume operation)
     }
 
     /// The handler a chained box is attached with: runs the operation for `result`, on the
@@ -60,8 +73,8 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
         // (see `_chain`).
         let box = unsafeDowncast(target, to: ChainedBox.self)
-        let operation = box.take()
-        guard let queue = box.queue, operation.acts(on: result) else {
+        let (operation, queue) = box.take()
+        guard let queue, operation.acts(on: result) else {
             return operation.run(result, into: box)
         }
         queue.run(operation, result, into: box, flags: nil)

@@ -90,13 +90,18 @@ extension Thenable {
         if queue == nil {
             if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
             if let result = _settledResult { return operation.settled(result) }
-        } else if let queue, let flags {
-            // Rare: flags travel in the handler's closure rather than in every chained box.
+        }
+        guard flags == nil, self is Promise<T> || self is Guarantee<T> else {
+            // The operation travels in the handler's closure, which the thenable releases once
+            // it has called it (or when it is freed). Used for flags (rare, so not kept in every
+            // chained box) and for thenables outside Pledge: those call their handlers through
+            // `pipe`, with no way to tell a chained box that they never will, so a box that kept
+            // the operation could keep its captures alive for good.
             let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
-            let flags = flags.rawValue
+            let flags = flags?.rawValue
             Trampoline.run(
                 _pipe(nil) { _, result in
-                    guard operation.acts(on: result) else { return operation.run(result, into: box) }
+                    guard let queue, operation.acts(on: result) else { return operation.run(result, into: box) }
                     queue.run(operation, result, into: box, flags: flags)
                     return nil
                 })

@@ -48,8 +48,11 @@ import Testing
         queue.setSpecific(key: key, value: 1)
         let sawCallerQueue = Locked<Bool?>(nil)
 
+        // The delay only gives the attachment below time to happen while the guarantee is still
+        // pending: with `seconds: 0` the timer could fire first, and then `on: nil` rightly runs
+        // the handler at once, on the caller's queue.
         let done = queue.sync {
-            after(seconds: 0).done(on: nil) {
+            after(seconds: 0.2).done(on: nil) {
                 sawCallerQueue.withLock { $0 = DispatchQueue.getSpecific(key: key) != nil }
             }
         }

@@ -98,6 +98,24 @@ import Testing
         withExtendedLifetime(held) {}
     }
 
+    @Test func anOperatorOnAForeignThenableThatIsFreedUnresolvedReleasesItsClosure() {
+        // The closure captures an object that holds the operator's own promise. A thenable
+        // outside Pledge cannot tell the operator it will never call it, so the closure must go
+        // with the thenable's handler, or that cycle would never be broken.
+        let counter = LifetimeCounter()
+        do {
+            let foreign = ForeignThenable<Int>()
+            let owner = PromiseOwner(LifetimeTracker(counter))
+            owner.promise = foreign.map(on: nil) { value in
+                owner.tracker.touch()
+                return value
+            }
+            #expect(counter.alive == 1)
+        }
+
+        #expect(counter.alive == 0)
+    }
+
     @Test func intermediatePromisesAreReleasedOnceTheChainResolves() {
         let (head, resolver) = Promise<Int>.pending()
         let (tail, weakLinks) = buildChainKeepingWeakLinks(from: head)
@@ -330,5 +348,16 @@ extension LifetimeTests {
             return inner
         }
         return (innerResolver, tail)
+    }
+}
+
+/// Holds a tracker and a promise, for cycles through a handler's captures.
+private final class PromiseOwner: @unchecked Sendable {
+    // Safety: `promise` is set once, on the test's thread, before anything can read it.
+    let tracker: LifetimeTracker
+    var promise: Promise<Int>?
+
+    init(_ tracker: LifetimeTracker) {
+        self.tracker = tracker
     }
 }
