@@ -84,13 +84,13 @@ class Box<R: Sendable>: @unchecked Sendable {
 
     /// The current phase, loaded with acquire ordering: after it leaves `pending`, `value` may
     /// be read.
-    @inlinable
+    @inlinable @inline(__always)
     final var phase: UInt32 {
         state.load(ordering: .acquiring) & BoxPhase.mask
     }
 
     /// Whether the box is still waiting for its value.
-    @inlinable
+    @inlinable @inline(__always)
     final var isPending: Bool { phase == BoxPhase.pending }
 
     /// The current state of the box. Lock-free.
@@ -114,7 +114,9 @@ class Box<R: Sendable>: @unchecked Sendable {
     ///   The caller must run that step (return it to the trampoline, or call
     ///   ``Trampoline/run(_:)``).
     @inlinable
-    final func inspect(_ target: (any HandlerTarget)?, _ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
+    final func inspect(_ target: consuming (any HandlerTarget)?, _ handler: consuming @escaping BoxHandler<R>)
+        -> _PledgeStep?
+    {
         if phase == BoxPhase.resolved { return handler(target, value) }
         // Safety: only an `EmptyBox` is ever in a phase other than `resolved` (see `state`).
         return unsafeDowncast(self, to: EmptyBox<R>.self).attach(target, handler)
@@ -144,9 +146,9 @@ class Box<R: Sendable>: @unchecked Sendable {
     /// box attaches to a thenable it follows. A thin function, so attaching it allocates nothing.
     @inlinable
     static func forward(_ target: (any HandlerTarget)?, _ value: R) -> _PledgeStep? {
-        guard let target else { return nil }
         // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target
-        // (see `follow(_:into:)` and its callers).
-        return unsafeDowncast(target, to: Box<R>.self).resolve(value)
+        // (see `follow(_:into:)` and its callers), never with `nil`. Unwrapping without a check
+        // borrows the caller's reference instead of copying it.
+        return unsafeDowncast(target.unsafelyUnwrapped, to: Box<R>.self).resolve(value)
     }
 }

@@ -115,7 +115,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 
     /// Stores a handler, or runs it at once when the box has settled in the meantime.
     @inlinable
-    final func attach(_ target: (any HandlerTarget)?, _ handler: @escaping BoxHandler<R>) -> _PledgeStep? {
+    final func attach(_ target: consuming (any HandlerTarget)?, _ handler: consuming @escaping BoxHandler<R>)
+        -> _PledgeStep?
+    {
         let phase = lock()
         if phase != BoxPhase.resolved {
             handlers.append(target, handler)

@@ -38,7 +38,7 @@ struct Handlers<R: Sendable> {
     }
 
     @inlinable
-    mutating func append(_ newTarget: (any HandlerTarget)?, _ newHandler: @escaping BoxHandler<R>) {
+    mutating func append(_ newTarget: consuming (any HandlerTarget)?, _ newHandler: consuming @escaping BoxHandler<R>) {
         if isEmpty {
             target = newTarget
             handler = newHandler
