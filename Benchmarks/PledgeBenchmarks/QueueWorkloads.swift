@@ -78,3 +78,17 @@ enum QueueWorkloads {
 final class LastValue: Sendable {
     let value = Atomic<Int>(-1)
 }
+
+/// `--probe w3 N`: W3's chain of `n` `map(on: serial queue)` steps, resolved and waited for.
+func queueHopSteps(_ n: Int) {
+    let finished = DispatchSemaphore(value: 0)
+    let (first, resolver) = Promise<Int>.pending()
+    var promise = first
+    for _ in 0..<n {
+        promise = promise.map(on: QueueWorkloads.serial) { $0 &+ 1 }
+    }
+    let done = promise.done(on: nil) { _ in finished.signal() }
+    resolver.fulfill(0)
+    finished.wait()
+    blackHole(done)
+}

@@ -57,6 +57,7 @@ enum PledgeBench {
         case "map": mapSteps(count)
         case "w1": resolvedChainIterations(count)
         case "w2": pendingThenResolveIterations(count)
+        case "w3": queueHopSteps(count)
         case "w4": fanInElements(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }

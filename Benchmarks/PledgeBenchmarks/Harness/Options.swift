@@ -34,7 +34,7 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w4"]
+    static let probes = ["map", "w1", "w2", "w3", "w4"]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -89,7 +89,7 @@ struct Options {
 
     static let usage =
         "usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--json FILE] "
-        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w4 N] [--help]"
+        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4 N] [--help]"
 
     static let help = """
         pledge-bench: Pledge's benchmarks. Build and run in release mode:
@@ -126,8 +126,9 @@ struct Options {
                              say, one extra allocation per operation
           --probe NAME N     run one workload N times with no output, for counting allocations
                              under valgrind (.ci/check-allocations): map = N map(on: nil) steps on
-                             a resolved promise; w1, w2 = N iterations of W1 or W2; w4 = W4's
-                             shape over N promises, on one thread
+                             a resolved promise; w1, w2 = N iterations of W1 or W2; w3 = a chain
+                             of N map(on: serial queue) steps; w4 = W4's shape over N promises, on
+                             one thread
           --help             this text
 
         Exit status: 0 on success; 1 when a check failed (a handler did not run exactly once, a
