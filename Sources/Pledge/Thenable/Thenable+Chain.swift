@@ -3,9 +3,10 @@ import Dispatch
 // The one implementation behind every chaining operator. Each public operator is a thin wrapper
 // that describes itself as a small `ChainOperation` value (its closure plus, for `catch` and
 // `recover`, its policy) and hands it to `_chain`. Operations are generic structs, so client code
-// is fully specialised, and the handler attached to a pending thenable is one closure holding
-// the operation, the queue and the result box: one small allocation, and no further closures
-// to retain and release when it runs.
+// is fully specialised. On a pending promise or guarantee, the operator's result box
+// (`ChainedBox`) keeps the operation and is itself the handler it attaches, a thin function plus
+// the box as its target: one allocation for both, and no closure to retain and release when it
+// runs.
 
 /// What an operator does with the result of the thenable it is attached to.
 @usableFromInline
