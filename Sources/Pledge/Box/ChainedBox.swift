@@ -34,7 +34,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     init(_ operation: Operation, queue: DispatchQueue?) {
         self.operation = operation
         self.queue = queue
-        super.init(placeholder: .failure(pendingPlaceholder))
+        super.init(placeholder: unretainedPendingPlaceholder())
     }
 
     /// Hands out the operation to run and its queue, and lets go of both.

@@ -49,6 +49,13 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     final var handlers = Handlers<R>()
 
     deinit {
+        if isPending {
+            // Balances the release that destroying `value` performs on the placeholder, which a
+            // pending box holds without a count (see `unretainedPendingPlaceholder()`).
+            // Safety: a pending box's value is always that placeholder, a global that lives for
+            // the whole process.
+            _ = unsafeBitCast(pendingPlaceholderBits, to: Unmanaged<AnyObject>.self).retain()
+        }
         // An abandoned box still owns its handlers, and through them the rest of its chain:
         // release those iteratively (see `Teardown`). A sealed box has none left.
         if !handlers.isEmpty {
@@ -63,7 +70,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     }
 
     /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is
-    /// never read.
+    /// never read. It must be ``unretainedPendingPlaceholder()``: the box never releases it.
     @inlinable
     init(placeholder: R) {
         super.init(value: placeholder, phase: BoxPhase.pending)
@@ -135,7 +142,11 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
             unlock(phase: phase)
             return nil
         }
-        value = newValue
+        // Written over the placeholder without releasing it: the box holds it without a count
+        // (see `unretainedPendingPlaceholder()`).
+        // Safety: `value` is a stored property of this object, so the pointer is its storage, and
+        // the lock gives this thread exclusive access to it.
+        withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
         let due = !handlers.isEmpty
         unlock(phase: due ? BoxPhase.firing : BoxPhase.resolved)
         return due ? _PledgeStep(self, fire: { EmptyBox.fire($0, &$1) }) : nil
@@ -180,11 +191,40 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 @usableFromInline
 let pendingPlaceholder: any Error = PendingPlaceholder()
 
+/// The bits of ``pendingPlaceholder``: the address of its error box.
+@usableFromInline
+let pendingPlaceholderBits = unsafeBitCast(pendingPlaceholder, to: UInt.self)
+
 @usableFromInline
 final class PendingPlaceholder: Error, Sendable {}
+
+/// The value a pending box holds until it is sealed: a failure with ``pendingPlaceholder``,
+/// holding it *unretained*.
+///
+/// Every pending box holds the placeholder. A counted reference would cost two atomic
+/// operations on that one shared object per promise, a retain when the box is made and a release
+/// when it is sealed, usually on different threads. Measured on W5 (two threads), they made
+/// every promise fight over one cache line. So the box holds the placeholder without owning a
+/// count:
+/// - this function makes the value without a retain;
+/// - ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without releasing it;
+/// - the `deinit` of a box that was never sealed retains the placeholder once, to balance the
+///   release that destroying the field then performs.
+///
+/// The global ``pendingPlaceholder`` keeps its own count forever, so the object stays alive.
+@inlinable
+func unretainedPendingPlaceholder<T>() -> Result<T, Error> {
+    // Safety: `takeRetainedValue` claims a count that was never taken and the cast's copy
+    // takes one that the claimed one, released at the end of this scope, gives back; the
+    // optimiser removes the pair. Either way the returned value holds the placeholder without
+    // a count of its own, which the protocol above keeps balanced. The bits are those of an
+    // `any Error`, so casting them back gives a valid one.
+    let object = unsafeBitCast(pendingPlaceholderBits, to: Unmanaged<AnyObject>.self).takeRetainedValue()
+    return .failure(unsafeBitCast(object, to: (any Error).self))
+}
 
 /// Makes a pending box for a promise or a guarantee.
 @inlinable
 func pendingBox<T>() -> EmptyBox<Result<T, Error>> {
-    EmptyBox(placeholder: .failure(pendingPlaceholder))
+    EmptyBox(placeholder: unretainedPendingPlaceholder())
 }

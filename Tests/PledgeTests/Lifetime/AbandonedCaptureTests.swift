@@ -35,6 +35,29 @@ extension ConfigurationTests {
                 #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == length)
             }
         }
+
+        /// Every pending box shares one placeholder value, held without a reference count of its
+        /// own; freeing an unsealed box must leave that count as it found it. Thousands of
+        /// abandoned boxes of every kind, then promises made and resolved as usual: an unbalanced
+        /// count would free the placeholder and crash here.
+        @Test func abandoningManyPendingPromisesLeavesOtherPromisesWorking() {
+            LogCapture.capture { log in
+                for _ in 0..<10_000 {
+                    let (promise, resolver) = Promise<Int>.pending()
+                    _ = promise.map(on: nil) { $0 + 1 }.done(on: nil) { _ in }
+                    let (guarantee, resolve) = Guarantee<Int>.pending()
+                    _ = guarantee.map(on: nil) { $0 + 1 }
+                    _ = (resolver, resolve)
+                }
+
+                let (promise, resolver) = Promise<Int>.pending()
+                let result = promise.map(on: nil) { $0 + 1 }
+                resolver.fulfill(41)
+
+                #expect(result.value == 42)
+                #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == 10_000)
+            }
+        }
     }
 }
 
