@@ -215,10 +215,12 @@ final class PendingPlaceholder: Error, Sendable {}
 @inlinable
 func unretainedPendingPlaceholder<T>() -> Result<T, Error> {
     // Safety: `takeRetainedValue` claims a count that was never taken and the cast's copy
-    // takes one that the claimed one, released at the end of this scope, gives back; the
-    // optimiser removes the pair. Either way the returned value holds the placeholder without
-    // a count of its own, which the protocol above keeps balanced. The bits are those of an
-    // `any Error`, so casting them back gives a valid one.
+    // takes one that the claimed one, released at the end of this scope, gives back. Whether or
+    // not the optimiser removes that pair (it does in release builds), the returned value holds
+    // the placeholder without a count of its own, which the protocol above keeps balanced. The
+    // bits are those of an `any Error`, so casting them back gives a valid one. Writing over it
+    // with `initialize(to:)` relies on the lock's compare-and-swap standing between the store
+    // in `init` and that write, so the optimiser cannot merge the two.
     let object = unsafeBitCast(pendingPlaceholderBits, to: Unmanaged<AnyObject>.self).takeRetainedValue()
     return .failure(unsafeBitCast(object, to: (any Error).self))
 }
