@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
 /// The handler list and the value are guarded by a lock bit in the box's atomic state word
@@ -16,16 +8,10 @@ import Synchronization
 /// lock is released. The value is written once, under the lock, before the phase leaves
 /// `pending` with a release store, so readers that see a sealed phase read it without locking.
 ///
-/// Why a lock bit and not `Synchronization.Mutex` or `pthread_mutex_t`: with Swift 6.3.1 on
-/// Linux, ThreadSanitizer does not model `Mutex` and reports false races on the state it
-/// protects, so a TSan run could prove nothing about boxes; a `pthread_mutex_t` needs a stable
-/// address, a second allocation per box. The bit shares the phase's word, so it costs no space,
-/// one compare-and-swap to take and one release store (which also publishes the new phase) to
-/// drop, and ThreadSanitizer models exactly those orderings. Critical sections are a handful
-/// of loads and stores and never call user code. A spin lock does not donate priority: on a
-/// platform with strict thread priorities (Apple's QoS classes), a low-priority holder
-/// preempted inside those few instructions delays higher-priority waiters until it runs again;
-/// Linux's scheduler, Pledge's main target, does not starve it.
+/// The lock is ``SpinLock``'s, kept in one bit of the phase word (see ``SpinLock`` for why a
+/// spin lock rather than `Mutex` or `pthread_mutex_t`, and for its trade-offs). Sharing the
+/// word costs no space: one compare-and-swap takes the lock, and one release store drops it and
+/// publishes the new phase at once.
 ///
 /// Sealing moves the box to `firing`, not straight to `resolved`: a handler attached by another
 /// thread while the sealer is still running earlier handlers is queued behind them instead of
@@ -82,36 +68,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   ``unlock(phase:)``.
     @inlinable
     final func lock() -> UInt32 {
-        var current = state.load(ordering: .relaxed)
-        if current & BoxPhase.lockBit == 0 {
-            let (exchanged, original) = state.compareExchange(
-                expected: current, desired: current | BoxPhase.lockBit,
-                successOrdering: .acquiring, failureOrdering: .relaxed)
-            if exchanged { return current }
-            current = original
-        }
-        return lockContended()
-    }
-
-    @usableFromInline
-    final func lockContended() -> UInt32 {
-        var spins = 0
-        while true {
-            // Wait until the bit looks clear before trying again, so waiters read the cache line
-            // instead of fighting over it with writes.
-            var current = state.load(ordering: .relaxed)
-            while current & BoxPhase.lockBit != 0 {
-                spins += 1
-                if spins > 100 { sched_yield() }
-                current = state.load(ordering: .relaxed)
-            }
-            if state.compareExchange(
-                expected: current, desired: current | BoxPhase.lockBit,
-                successOrdering: .acquiring, failureOrdering: .relaxed
-            ).exchanged {
-                return current
-            }
-        }
+        state.takeLockBit(BoxPhase.lockBit)
     }
 
     /// Drops the lock bit and publishes `phase`, with release ordering.

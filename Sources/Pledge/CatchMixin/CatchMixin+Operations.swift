@@ -11,10 +11,6 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     @usableFromInline
     var body: (@Sendable (Error) -> Void)?
 
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
-
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) -> Void) {
         self.policy = policy
@@ -41,10 +37,6 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     let policy: CatchPolicy
     @usableFromInline
     var body: (@Sendable (Error) throws -> Next)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
 
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Next) {
@@ -76,10 +68,6 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     @usableFromInline
     var body: (@Sendable (Error) -> Guarantee<Value>)?
 
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
-
     @inlinable
     init(_ body: @escaping @Sendable (Error) -> Guarantee<Value>) {
         self.body = body
@@ -108,10 +96,6 @@ struct RecoverVoidOperation: ValueOperation {
     @usableFromInline
     var body: (@Sendable (Error) throws -> Void)?
 
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
-
     @inlinable
     init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Void) {
         self.policy = policy
@@ -138,10 +122,6 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     @usableFromInline
     var body: (@Sendable () -> Void)?
 
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
-
     @inlinable
     init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
@@ -165,10 +145,6 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
 
     @usableFromInline
     var body: (@Sendable () -> Guarantee<Void>)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable () -> Guarantee<Void>) {

@@ -28,15 +28,24 @@ protocol ChainOperation: Sendable {
     /// The box for this operation applied now, inline, to a settled input.
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>>
 
-    /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
-    /// stored copy as soon as it takes the operation to run, so a resolved promise that is
-    /// still held does not keep its handler's captures alive (as PromiseKit's released
-    /// handlers do not). A discarded operation is never run; if it were, it would reject with
-    /// ``PMKError/cancelled`` rather than trap.
-    mutating func discard()
+    /// The type of the user closure the operation runs.
+    associatedtype Body
+
+    /// The user closure; `nil` once discarded. A discarded operation is never run; if it were,
+    /// it would reject with ``PMKError/cancelled`` (or pass its input on) rather than trap.
+    var body: Body? { get set }
 }
 
 extension ChainOperation {
+    /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
+    /// stored copy as soon as it takes the operation to run, so a resolved promise that is
+    /// still held does not keep its handler's captures alive (as PromiseKit's released
+    /// handlers do not).
+    @inlinable
+    mutating func discard() {
+        body = nil
+    }
+
     @inlinable
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>> {
         let box: EmptyBox<Result<Output, Error>> = pendingBox()
@@ -88,8 +97,11 @@ extension Thenable {
     func _attach<Operation: ChainOperation>(
         on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation
     ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
-        if queue == nil {
-            if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
+        var flags = flags
+        if queue == nil, flags != nil {
+            // Flags mean nothing without a queue: report them, then go on as `_chain` would have.
+            conf.log(.nilDispatchQueueWithFlags)
+            flags = nil
             if let result = _settledResult { return operation.settled(result) }
         }
         guard flags == nil, self is Promise<T> || self is Guarantee<T> else {

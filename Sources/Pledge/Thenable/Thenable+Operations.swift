@@ -23,22 +23,18 @@ extension FulfilmentOperation {
 @usableFromInline
 struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
-    var transform: (@Sendable (Input) throws -> Output)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { transform = nil }
+    var body: (@Sendable (Input) throws -> Output)?
 
     @inlinable
     init(_ transform: @escaping @Sendable (Input) throws -> Output) {
-        self.transform = transform
+        self.body = transform
     }
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
         switch result {
         case .success(let value):
-            guard let transform else { return .failure(PMKError.cancelled) }
+            guard let transform = body else { return .failure(PMKError.cancelled) }
             return catching { try transform(value) }
         case .failure(let error): return .failure(error)
         }
@@ -49,22 +45,18 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, Fulfilme
 @usableFromInline
 struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
     @usableFromInline
-    var transform: (@Sendable (Input) throws -> Output?)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { transform = nil }
+    var body: (@Sendable (Input) throws -> Output?)?
 
     @inlinable
     init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
-        self.transform = transform
+        self.body = transform
     }
 
     @inlinable
     func output(for result: Result<Input, Error>) -> Result<Output, Error> {
         switch result {
         case .success(let value):
-            guard let transform else { return .failure(PMKError.cancelled) }
+            guard let transform = body else { return .failure(PMKError.cancelled) }
             return catching {
                 guard let mapped = try transform(value) else { throw PMKError.compactMapFailure(value) }
                 return mapped
@@ -83,10 +75,6 @@ struct GetOperation<Value: Sendable>: ValueOperation, FulfilmentOperation {
 
     @usableFromInline
     var body: (@Sendable (Value) throws -> Void)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Value) throws -> Void) {
@@ -113,10 +101,6 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     @usableFromInline
     var body: (@Sendable (Result<Value, Error>) -> Void)?
 
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
-
     @inlinable
     init(_ body: @escaping @Sendable (Result<Value, Error>) -> Void) {
         self.body = body
@@ -139,10 +123,6 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation, Fulfilmen
 
     @usableFromInline
     var body: (@Sendable (Input) throws -> Next)?
-
-    /// Drops the closure, and what it captures, once the operation has been taken to run.
-    @inlinable
-    mutating func discard() { body = nil }
 
     @inlinable
     init(_ body: @escaping @Sendable (Input) throws -> Next) {
