@@ -47,10 +47,22 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
 
+        /// The state of a fan-in that pulls its inputs one by one: no slots yet, room for
+        /// `capacity`.
         @inlinable
         init(capacity: Int) {
             slots = []
             slots.reserveCapacity(capacity)
+        }
+
+        /// The state of a fan-in over `count` inputs known in advance: every slot exists and
+        /// every input is outstanding before the first one is attached, so attaching them needs
+        /// no transition of its own. The attaching thread stays the "owner" (`pulling`) and
+        /// calls ``FanInCore/exhaust()`` when it has attached them all.
+        @inlinable
+        init(awaiting count: Int) {
+            slots = Array(repeating: nil, count: count)
+            outstanding = count
         }
     }
 
@@ -98,11 +110,11 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
 
     @inlinable
     init(
-        limit: Int, capacity: Int,
+        state: State, limit: Int,
         settle: @escaping @Sendable (Result<Value, Error>) -> Result<Slot, Error>,
         collect: @escaping @Sendable ([Slot?]) -> Output
     ) {
-        self.state = State(capacity: capacity)
+        self.state = state
         self.limit = limit
         self.box = pendingBox()
         self.settle = settle
@@ -178,6 +190,7 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     final func exhaust() -> _PledgeStep? {
         perform(
             withState { state in
+                guard !state.finished else { return .nothing }
                 state.exhausted = true
                 return state.outstanding == 0 ? finish(&state) : .nothing
             })
@@ -238,7 +251,7 @@ where Source.Element: Thenable {
         collect: @escaping @Sendable ([Slot?]) -> Output
     ) {
         self.source = source
-        super.init(limit: limit, capacity: capacity, settle: settle, collect: collect)
+        super.init(state: State(capacity: capacity), limit: limit, settle: settle, collect: collect)
     }
 
     /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
@@ -269,7 +282,7 @@ where Source.Element: Thenable {
     }
 }
 
-/// Starts a fan-in over `source` and returns the box it resolves.
+/// Starts a fan-in over `source`, pulled lazily, and returns the box it resolves.
 ///
 /// - Parameters:
 ///   - limit: The most inputs outstanding at once; `Int.max` attaches to every input at once.
@@ -287,29 +300,82 @@ func _fanIn<Source: IteratorProtocol, Slot: Sendable, Output: Sendable>(
     return fanIn.box
 }
 
-/// A fan-in that fails fast: every input must be fulfilled, and the first rejection rejects the
-/// result with its error. The values come back in input order.
+/// Starts a fan-in over every input of an array at once and returns the box it resolves.
+///
+/// The form every `when` over an array (or a variadic list, or a tuple) uses. The count is known,
+/// so the slots and the count of outstanding inputs are set up in one go, and attaching an input
+/// costs no lock of the fan-in's: only its delivery does. Every input is attached, even after a
+/// rejection has ended the fan-in, as PromiseKit does; their outcomes are then ignored.
 @inlinable
-func _fanInValues<Source: IteratorProtocol>(
-    _ source: Source, limit: Int = .max, capacity: Int = 0
-) -> EmptyBox<Result<[Source.Element.T], Error>> where Source.Element: Thenable {
-    _fanIn(source, limit: limit, capacity: capacity, settle: { $0 }, collect: { $0.compactMap { $0 } })
+func _fanIn<U: Thenable, Slot: Sendable, Output: Sendable>(
+    all inputs: [U],
+    settle: @escaping @Sendable (Result<U.T, Error>) -> Result<Slot, Error>,
+    collect: @escaping @Sendable ([Slot?]) -> Output
+) -> EmptyBox<Result<Output, Error>> {
+    let fanIn = FanInCore(
+        state: .init(awaiting: inputs.count), limit: .max, settle: settle, collect: collect)
+    for index in inputs.indices {
+        Trampoline.run(inputs[index]._pipe(nil, fanIn.handler(for: index)))
+    }
+    Trampoline.run(fanIn.exhaust())
+    return fanIn.box
 }
 
-/// A fan-in that never fails: it waits for every input and returns their results in input order.
-@inlinable
-func _fanInResults<Source: IteratorProtocol>(
-    _ source: Source, limit: Int = .max, capacity: Int = 0
-) -> EmptyBox<Result<[Result<Source.Element.T, Error>], Error>> where Source.Element: Thenable {
-    _fanIn(
-        source, limit: limit, capacity: capacity,
-        settle: { .success($0) }, collect: { $0.compactMap { $0 } })
+/// The ways `when` maps its inputs' results to slots and the slots to its output: passed to
+/// ``_fanIn(_:limit:capacity:settle:collect:)`` and ``_fanIn(all:settle:collect:)``.
+@usableFromInline
+enum FanInForm {
+    /// Fails fast: a value is its own slot, and the first rejection ends the fan-in.
+    @inlinable
+    static func value<T>(_ result: Result<T, Error>) -> Result<T, Error> {
+        result
+    }
+
+    /// Never fails: the whole result is the slot.
+    @inlinable
+    static func result<T>(_ result: Result<T, Error>) -> Result<Result<T, Error>, Error> {
+        .success(result)
+    }
+
+    /// Fails fast and keeps nothing but the fact that an input was fulfilled.
+    @inlinable
+    static func void<T>(_ result: Result<T, Error>) -> Result<Void, Error> {
+        result.map { _ in () }
+    }
+
+    /// The slots' contents in order, in an array allocated once at its final size. Every slot
+    /// is filled when a fan-in finishes without a rejection.
+    @inlinable
+    static func filled<Slot>(_ slots: [Slot?]) -> [Slot] {
+        var values: [Slot] = []
+        values.reserveCapacity(slots.count)
+        for case let slot? in slots {
+            values.append(slot)
+        }
+        return values
+    }
+
+    /// No output but completion.
+    @inlinable
+    static func nothing<Slot>(_ slots: [Slot?]) {}
 }
 
-/// A fan-in that fails fast and discards the values.
+/// A fan-in over an array that fails fast: every input must be fulfilled, and the first
+/// rejection rejects the result with its error. The values come back in input order.
 @inlinable
-func _fanInVoid<Source: IteratorProtocol>(
-    _ source: Source, capacity: Int = 0
-) -> EmptyBox<Result<Void, Error>> where Source.Element: Thenable {
-    _fanIn(source, capacity: capacity, settle: { $0.map { _ in () } }, collect: { _ in () })
+func _fanInValues<U: Thenable>(_ inputs: [U]) -> EmptyBox<Result<[U.T], Error>> {
+    _fanIn(all: inputs, settle: FanInForm.value, collect: FanInForm.filled)
+}
+
+/// A fan-in over an array that never fails: it waits for every input and returns their results
+/// in input order.
+@inlinable
+func _fanInResults<U: Thenable>(_ inputs: [U]) -> EmptyBox<Result<[Result<U.T, Error>], Error>> {
+    _fanIn(all: inputs, settle: FanInForm.result, collect: FanInForm.filled)
+}
+
+/// A fan-in over an array that fails fast and discards the values.
+@inlinable
+func _fanInVoid<U: Thenable>(_ inputs: [U]) -> EmptyBox<Result<Void, Error>> {
+    _fanIn(all: inputs, settle: FanInForm.void, collect: FanInForm.nothing)
 }

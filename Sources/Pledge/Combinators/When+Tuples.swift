@@ -9,7 +9,7 @@ func _whenAll<Output: Sendable>(
     _ inputs: [Promise<Void>],
     read: @escaping @Sendable (EmptyBox<Result<Output, Error>>) -> _PledgeStep?
 ) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanInVoid(inputs.makeIterator(), capacity: inputs.count)
+    let all = _fanInVoid(inputs)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
     Trampoline.run(
         all.inspect(nil) { _, result in
@@ -25,7 +25,7 @@ func _whenAll<Output: Sendable>(
     guarantees inputs: [Guarantee<Void>],
     read: @escaping @Sendable (EmptyBox<Result<Output, Error>>) -> _PledgeStep?
 ) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanInVoid(inputs.makeIterator(), capacity: inputs.count)
+    let all = _fanInVoid(inputs)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
     Trampoline.run(all.inspect(nil) { _, _ in read(box) })
     return box

@@ -45,6 +45,32 @@ import Testing
         #expect(rejected.error as? ComboError == .boom)
     }
 
+    @Test func everyInputIsAttachedEvenAfterAnEarlyRejection() {
+        // As in PromiseKit: an array's inputs are all attached at once, so an input already
+        // rejected does not keep the fan-in from attaching to the ones after it.
+        let rejected = ForeignThenable<Int>()
+        rejected.resolve(.failure(ComboError.boom))
+        let later = ForeignThenable<Int>()
+        let all = when(fulfilled: [rejected, later])
+
+        #expect(all.error as? ComboError == .boom)
+        #expect(later.waitingCount == 1)
+        later.resolve(.success(2))
+        #expect(all.error as? ComboError == .boom)
+    }
+
+    @Test func aRejectionOfTheLastOutstandingInputRejects() {
+        let (first, firstResolver) = Promise<Int>.pending()
+        let all = when(fulfilled: [Promise.value(1), first])
+        let resolved = when(resolved: [Promise.value(1), first])
+
+        firstResolver.reject(ComboError.boom)
+
+        #expect(all.error as? ComboError == .boom)
+        #expect(resolved.value?.count == 2)
+        #expect(resolved.value?.first.flatMap { try? $0.get() } == 1)
+    }
+
     @Test func optionalValuesKeepTheirNils() {
         let all = when(fulfilled: [Promise<Int?>.value(nil), Promise.value(2)])
 

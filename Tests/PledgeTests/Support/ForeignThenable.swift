@@ -27,6 +27,11 @@ final class ForeignThenable<T: Sendable>: Thenable, @unchecked Sendable {
         lock.withLock { stored }
     }
 
+    /// How many handlers are waiting for the result.
+    var waitingCount: Int {
+        lock.withLock { waiting.count }
+    }
+
     /// Resolves with `result` and runs the handlers; later calls are ignored.
     func resolve(_ result: Result<T, Error>) {
         lock.lock()
