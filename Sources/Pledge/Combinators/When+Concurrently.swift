@@ -30,7 +30,8 @@ public func when<It: IteratorProtocol>(
     fulfilled promiseIterator: sending It, concurrently: Int
 ) -> Promise<[It.Element.T]> where It.Element: Thenable {
     guard concurrently > 0 else { return Promise(error: PMKError.badInput) }
-    return Promise(box: _fanIn(
+    return Promise(
+        box: _fanIn(
             promiseIterator, limit: concurrently, settle: FanInForm.value, collect: FanInForm.filled))
 }
 
@@ -59,6 +60,7 @@ public func when<It: IteratorProtocol>(
     resolved promiseIterator: sending It, concurrently: Int
 ) -> Guarantee<[Result<It.Element.T, Error>]> where It.Element: Thenable {
     guard concurrently > 0 else { return Guarantee.value([.failure(PMKError.badInput)]) }
-    return Guarantee(box: _fanIn(
+    return Guarantee(
+        box: _fanIn(
             promiseIterator, limit: concurrently, settle: FanInForm.result, collect: FanInForm.filled))
 }
