@@ -1,5 +1,6 @@
 import Dispatch
 import Pledge
+import Synchronization
 
 // W4: waiting for many results at once, each produced on another thread.
 
@@ -24,7 +25,12 @@ enum FanInWorkloads {
             baseline: Workload(
                 name: "DispatchGroup: \(count) x enter/leave, wait", unit: "ns/element",
                 sample: .sync { groupFanIn(count) }),
-            references: [AsyncWorkloads.taskGroup(count)])
+            references: [
+                Workload(
+                    name: "floor: 3 objects/element made, set on the other thread, freed",
+                    unit: "ns/element", sample: .sync { objectFloor(count) }),
+                AsyncWorkloads.taskGroup(count),
+            ])
     }
 
     /// Runs W4 once; returns nanoseconds per element.
@@ -49,6 +55,37 @@ enum FanInWorkloads {
         let value = last.value.load(ordering: .acquiring)
         Failures.shared.check(value == count - 1, "W4 when(fulfilled:) gave a wrong last value \(value)")
         return elapsed
+    }
+
+    /// The least W4 can cost with PromiseKit's object model: per element, the three objects
+    /// that `pending()` must make (a promise, its resolver, its box; sized like Pledge's), the
+    /// box's lock taken and its value set from the fulfilling thread, and a countdown; the
+    /// objects are freed where W4 frees them. No handler, no fan-in state, no result array.
+    /// Shown for context, so that readers can tell the cost of the objects the API requires
+    /// from Pledge's own.
+    static func objectFloor(_ count: Int) -> Double {
+        let finished = DispatchSemaphore(value: 0)
+        return nanoseconds(per: count) {
+            var promises: [FloorPromise] = []
+            var resolvers: [FloorResolver] = []
+            promises.reserveCapacity(count)
+            resolvers.reserveCapacity(count)
+            for _ in 0..<count {
+                let box = FloorBox()
+                promises.append(FloorPromise(box))
+                resolvers.append(FloorResolver(box))
+            }
+            let countdown = FloorCountdown(count)
+            fulfiller.async { [resolvers] in
+                for (index, resolver) in resolvers.enumerated() {
+                    resolver.box.set(index)
+                    if countdown.arrive() { finished.signal() }
+                }
+            }
+            resolvers = []
+            finished.wait()
+            blackHole(promises.last?.box.value == count - 1)
+        }
     }
 
     /// W4's baseline: one `enter` per element, one `leave` per element on the other thread, and
@@ -78,4 +115,44 @@ func fanInElements(_ n: Int) {
         resolver.fulfill(index)
     }
     blackHole(all.value?.count == n)
+}
+
+/// W4's floor: a box the size of Pledge's pending box (value, state word, three words of
+/// handlers), set once under a lock bit.
+private final class FloorBox: @unchecked Sendable {
+    // Safety: `value` is written once, by the fulfilling thread while it holds the lock bit,
+    // and read by the main thread only after the semaphore that the countdown signals.
+    var value = 0
+    var tag: UInt8 = 0
+    let state = Atomic<UInt32>(0)
+    var handlers: (AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil)
+
+    func set(_ newValue: Int) {
+        while !state.compareExchange(expected: 0, desired: 4, ordering: .acquiring).exchanged {}
+        value = newValue
+        tag = 1
+        state.store(2, ordering: .releasing)
+    }
+}
+
+/// W4's floor: the object a promise is.
+private final class FloorPromise: Sendable {
+    let box: FloorBox
+    init(_ box: FloorBox) { self.box = box }
+}
+
+/// W4's floor: the object a resolver is.
+private final class FloorResolver: Sendable {
+    let box: FloorBox
+    init(_ box: FloorBox) { self.box = box }
+}
+
+/// W4's floor: counts the elements set; the last one reports it.
+private final class FloorCountdown: Sendable {
+    let remaining: Atomic<Int>
+    init(_ count: Int) { remaining = Atomic(count) }
+
+    func arrive() -> Bool {
+        remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    }
 }
