@@ -25,7 +25,7 @@ struct Handlers<R: Sendable> {
         handler = nil
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     var isEmpty: Bool { handler == nil && target == nil }
 
     /// The list, when two or more handlers are stored.
