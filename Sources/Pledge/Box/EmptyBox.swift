@@ -125,20 +125,22 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 
     /// Runs the handlers of a box in the `firing` phase until none are left, then marks it
     /// resolved. Called only by the trampoline, on the thread that sealed the box.
+    ///
+    /// - Returns: the step of the first handler that handed one back. The steps of later
+    ///   handlers, from every batch, go on `stack` so that they are popped in attachment order
+    ///   after that step's cascade.
     @inlinable
     static func fire(_ object: AnyObject, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
         // Safety: only `resolveEmpty` creates steps for this function, always with an
         // `EmptyBox<R>` of exactly this type (or a subclass).
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
         var next: _PledgeStep? = nil
+        var later: [_PledgeStep] = []
         while let handlers = box.takeDue() {
-            guard let step = handlers.run(box.value, &stack) else { continue }
-            if next == nil {
-                next = step
-            } else {
-                stack.append(step)
-            }
+            handlers.run(box.value, next: &next, later: &later)
         }
+        // Popped in attachment order once `next`'s cascade has finished.
+        if !later.isEmpty { stack.append(contentsOf: later.reversed()) }
         return next
     }
 }

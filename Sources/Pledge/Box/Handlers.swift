@@ -67,26 +67,32 @@ struct Handlers<R: Sendable> {
         }
     }
 
-    /// Runs every handler with `value`, in order.
-    ///
-    /// - Returns: the first step a handler handed back; later steps are pushed on `stack` so that
-    ///   they are popped in attachment order after the first step's cascade has finished.
+    /// Runs every handler with `value`, in order, and collects the steps they hand back, in the
+    /// same order: the first into `next` while it is still empty, each later one appended to
+    /// `later`. A box runs several batches of handlers (those attached while it fires come in
+    /// later batches) into the same two, so the cascades they start keep attachment order
+    /// across batches too.
     @inlinable
-    func run(_ value: R, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
-        if let handler { return handler(target, value) }
-        guard let list else { return nil }
-        var next: _PledgeStep? = nil
-        var later: [_PledgeStep] = []
-        for stored in list.items {
-            guard let step = stored.handler(stored.target, value) else { continue }
-            if next == nil {
-                next = step
-            } else {
-                later.append(step)
-            }
+    func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep]) {
+        if let handler {
+            if let step = handler(target, value) { Handlers.collect(step, &next, &later) }
+            return
         }
-        stack.append(contentsOf: later.reversed())
-        return next
+        guard let list else { return }
+        for stored in list.items {
+            if let step = stored.handler(stored.target, value) { Handlers.collect(step, &next, &later) }
+        }
+    }
+
+    /// Keeps `step` as the next one when there is none yet, and queues it after the others
+    /// otherwise.
+    @inlinable @inline(__always)
+    static func collect(_ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ later: inout [_PledgeStep]) {
+        if next == nil {
+            next = step
+        } else {
+            later.append(step)
+        }
     }
 }
 

@@ -128,6 +128,24 @@ struct APlus2_2_6HandlerOrderTests {
         #expect(order.all == ["first", "second", "third", "fourth"])
     }
 
+    /// The cascades that handlers start (the next links of their chains) also follow attachment
+    /// order, when a handler attached while the promise is firing starts one and an earlier
+    /// handler's cascade is still waiting its turn. It once ran before that earlier cascade.
+    @Test("cascades of handlers attached while firing run after the earlier handlers' cascades")
+    func cascadesOfHandlersAttachedWhileFiringKeepTheirOrder() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = APlusLog<String>()
+        _ = promise.map(on: nil) { value -> Int in
+            _ = promise.map(on: nil) { $0 }.done(on: nil) { _ in order.append("third") }
+            return value
+        }.done(on: nil) { _ in order.append("first") }
+        _ = promise.map(on: nil) { $0 }.done(on: nil) { _ in order.append("second") }
+
+        resolver.fulfill(1)
+
+        #expect(order.all == ["first", "second", "third"])
+    }
+
     /// The same, seen from a second thread: if the `map(on: nil)` handler took the shortcut while
     /// the `pipe` one was queued, that thread's own two handlers would run in the wrong order.
     @Test("a thread attaching while another thread resolves sees its handlers run in its order")
