@@ -1,17 +1,23 @@
-// The one implementation behind every form of `when`: a fan-in that pulls thenables from an
-// iterator, attaches an inline handler to each, keeps their outcomes in input order, and
-// resolves one box when the last input is in (or, for the fail-fast forms, when the first
-// rejection arrives). Arrays, variadics, tuples and guarantees are all an iterator pulled
-// without a concurrency limit; `when(…, concurrently:)` is the same iterator pulled lazily.
+// The one implementation behind every form of `when`: a fan-in that attaches an inline handler
+// to each input, keeps their outcomes in input order, and resolves one box when the last input
+// is in (or, for the fail-fast forms, when the first rejection arrives). Arrays, variadics,
+// tuples and guarantees give it every input at once (`_fanIn(all:…)`); `when(…, concurrently:)`
+// pulls them lazily from an iterator (`FanIn`).
 
 /// Collects the outcomes of a sequence of thenables into one result: the part of a fan-in that
-/// does not depend on where the inputs come from. ``FanIn`` adds the iterator.
+/// does not depend on where the inputs come from. Used as it is for inputs known in advance
+/// (see ``_fanIn(all:settle:collect:)``); ``FanIn`` adds an iterator pulled lazily.
 ///
 /// ## State machine
 /// Everything shared lives in ``State`` and is touched only inside ``withState(_:)``, under one
 /// ``SpinLock``. Each transition decides what must happen next (resolve the box, pull more
 /// inputs, nothing) and the caller does it after the lock is released, so neither user code
 /// (the iterator's `next()`, handlers of the result) nor a box cascade ever runs under the lock.
+///
+/// ## Inputs known in advance
+/// Every slot exists and every input counts as outstanding before the first is attached, so
+/// attaching costs no transition. The attaching thread keeps `pulling` set throughout, so no
+/// delivery ever asks for a pull, and calls ``exhaust()`` once every input is attached.
 ///
 /// ## Pulling
 /// Exactly one thread at a time owns the iterator: the one that set `pulling` under the lock.
@@ -23,8 +29,9 @@
 /// by recursion.
 ///
 /// ## Cost
-/// One allocation for the fan-in, one handler per input, a results buffer that grows by
-/// amortised appends, and O(n) to build the output: O(n) time and memory overall.
+/// One allocation for the fan-in, one handler per input, a results buffer (allocated once when
+/// the inputs are known in advance, grown by amortised appends when they are pulled), and O(n)
+/// to build the output: O(n) time and memory overall.
 ///
 /// The core is generic only over `Sendable` types, so that the handlers attached to the inputs
 /// can capture it; a handler capturing the iterator's type would not be `Sendable`.
@@ -36,23 +43,23 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     /// The shared part of the fan-in.
     @usableFromInline
     struct State {
-        /// The outcome of each input pulled so far, in pull order; `nil` while it is pending.
+        /// The outcome of each input attached so far, in input order; `nil` while it is pending.
         @usableFromInline var slots: [Slot?]
-        /// Inputs pulled whose outcome has not arrived yet.
+        /// Inputs attached (or about to be) whose outcome has not arrived yet.
         @usableFromInline var outstanding = 0
-        /// Whether some thread owns the iterator. The creator owns it at first.
+        /// Whether some thread owns the iterator, or, for inputs known in advance, is still
+        /// attaching them. The creator owns it at first.
         @usableFromInline var pulling = true
-        /// Whether the iterator returned `nil`.
+        /// Whether every input has been attached: the iterator returned `nil`, or the loop over
+        /// inputs known in advance has ended.
         @usableFromInline var exhausted = false
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
 
-        /// The state of a fan-in that pulls its inputs one by one: no slots yet, room for
-        /// `capacity`.
+        /// The state of a fan-in that pulls its inputs one by one: no slots yet.
         @inlinable
-        init(capacity: Int) {
+        init() {
             slots = []
-            slots.reserveCapacity(capacity)
         }
 
         /// The state of a fan-in over `count` inputs known in advance: every slot exists and
@@ -183,7 +190,9 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         return perform(next)
     }
 
-    /// Records that the iterator is exhausted; called by its owner.
+    /// Records that every input has been attached; called by the owner of the iterator once it
+    /// returns `nil`, or by the thread that attached inputs known in advance. Does nothing once
+    /// the fan-in has finished.
     ///
     /// - Returns: The step that runs the box's handlers when this call resolved it.
     @inlinable
@@ -246,12 +255,12 @@ where Source.Element: Thenable {
 
     @inlinable
     init(
-        source: Source, limit: Int, capacity: Int,
+        source: Source, limit: Int,
         settle: @escaping @Sendable (Result<Source.Element.T, Error>) -> Result<Slot, Error>,
         collect: @escaping @Sendable ([Slot?]) -> Output
     ) {
         self.source = source
-        super.init(state: State(capacity: capacity), limit: limit, settle: settle, collect: collect)
+        super.init(state: State(), limit: limit, settle: settle, collect: collect)
     }
 
     /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
@@ -285,17 +294,16 @@ where Source.Element: Thenable {
 /// Starts a fan-in over `source`, pulled lazily, and returns the box it resolves.
 ///
 /// - Parameters:
-///   - limit: The most inputs outstanding at once; `Int.max` attaches to every input at once.
-///   - capacity: How many inputs are expected, to size the results buffer.
+///   - limit: The most inputs outstanding at once.
 ///   - settle: Maps an input's result to its slot; a failure ends the fan-in with that error.
 ///   - collect: Builds the output from the filled slots.
 @inlinable
 func _fanIn<Source: IteratorProtocol, Slot: Sendable, Output: Sendable>(
-    _ source: Source, limit: Int = .max, capacity: Int = 0,
+    _ source: Source, limit: Int,
     settle: @escaping @Sendable (Result<Source.Element.T, Error>) -> Result<Slot, Error>,
     collect: @escaping @Sendable ([Slot?]) -> Output
 ) -> EmptyBox<Result<Output, Error>> where Source.Element: Thenable {
-    let fanIn = FanIn(source: source, limit: limit, capacity: capacity, settle: settle, collect: collect)
+    let fanIn = FanIn(source: source, limit: limit, settle: settle, collect: collect)
     Trampoline.run(fanIn.pull())
     return fanIn.box
 }
@@ -322,7 +330,7 @@ func _fanIn<U: Thenable, Slot: Sendable, Output: Sendable>(
 }
 
 /// The ways `when` maps its inputs' results to slots and the slots to its output: passed to
-/// ``_fanIn(_:limit:capacity:settle:collect:)`` and ``_fanIn(all:settle:collect:)``.
+/// ``_fanIn(_:limit:settle:collect:)`` and ``_fanIn(all:settle:collect:)``.
 @usableFromInline
 enum FanInForm {
     /// Fails fast: a value is its own slot, and the first rejection ends the fan-in.
