@@ -1,33 +1,28 @@
-// `when` over 2 to 5 thenables of different value types. The fan-in waits for `Void` views of
-// the inputs, so that the first rejection still rejects at once. Once it is fulfilled, every
-// input is resolved, and the tuple is read from them by inline handlers that run immediately.
+// `when` over 2 to 5 thenables of different value types. The inputs are viewed as promises of
+// existential values, waited for by the array fan-in, and the values cast back into a tuple.
+// The values travel through the fan-in, so nothing holds on to the inputs themselves: an input
+// that can never resolve (its resolver dropped) does not keep the `when`, or anything its
+// handlers capture, alive once nothing else holds them.
 
-/// Waits for the `Void` view of every input, then lets `read` resolve the result from the inputs,
-/// which are resolved by then. A rejection passes straight to the result.
+/// Waits for every view, then builds the result from their values, in input order. A rejection
+/// passes straight to the result.
+///
+/// - Parameter build: Casts the values back; `nil` only if a value had another type than its
+///   view promised, which cannot happen, and rejects with ``PMKError/badInput`` rather than trap.
 @inlinable
-func _whenAll<Output: Sendable>(
-    _ inputs: [Promise<Void>],
-    read: @escaping @Sendable (EmptyBox<Result<Output, Error>>) -> _PledgeStep?
+func _whenTuple<Output: Sendable>(
+    _ views: [Promise<any Sendable>],
+    build: @escaping @Sendable ([any Sendable]) -> Output?
 ) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanInVoid(inputs)
+    let all = _fanInValues(views)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
     Trampoline.run(
         all.inspect(nil) { _, result in
-            if case .failure(let error) = result { return box.resolve(.failure(error)) }
-            return read(box)
+            box.resolve(
+                result.flatMap { values in
+                    build(values).map { .success($0) } ?? .failure(PMKError.badInput)
+                })
         })
-    return box
-}
-
-/// Waits for the `Void` view of every guarantee, then lets `read` resolve the result.
-@inlinable
-func _whenAll<Output: Sendable>(
-    guarantees inputs: [Guarantee<Void>],
-    read: @escaping @Sendable (EmptyBox<Result<Output, Error>>) -> _PledgeStep?
-) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanInVoid(inputs)
-    let box: EmptyBox<Result<Output, Error>> = pendingBox()
-    Trampoline.run(all.inspect(nil) { _, _ in read(box) })
     return box
 }
 
@@ -56,12 +51,9 @@ func _whenAll<Output: Sendable>(
 @inlinable
 public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<(U.T, V.T)> {
     Promise(
-        box: _whenAll([pu.asVoid(), pv.asVoid()]) { box in
-            pu._pipe(nil) { _, ru in
-                pv._pipe(nil) { _, rv in
-                    box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
-                }
-            }
+        box: _whenTuple([_erasingValue(pu), _erasingValue(pv)]) { values in
+            guard values.count == 2, let u = values[0] as? U.T, let v = values[1] as? V.T else { return nil }
+            return (u, v)
         })
 }
 
@@ -88,14 +80,10 @@ public func when<U: Thenable, V: Thenable, W: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W
 ) -> Promise<(U.T, V.T, W.T)> {
     Promise(
-        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid()]) { box in
-            pu._pipe(nil) { _, ru in
-                pv._pipe(nil) { _, rv in
-                    pw._pipe(nil) { _, rw in
-                        box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
-                    }
-                }
-            }
+        box: _whenTuple([_erasingValue(pu), _erasingValue(pv), _erasingValue(pw)]) { values in
+            guard values.count == 3, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T
+            else { return nil }
+            return (u, v, w)
         })
 }
 
@@ -121,19 +109,11 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X
 ) -> Promise<(U.T, V.T, W.T, X.T)> {
     Promise(
-        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid()]) { box in
-            pu._pipe(nil) { _, ru in
-                pv._pipe(nil) { _, rv in
-                    pw._pipe(nil) { _, rw in
-                        px._pipe(nil) { _, rx in
-                            box.resolve(
-                                ru.flatMap { u in
-                                    rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
-                                })
-                        }
-                    }
-                }
-            }
+        box: _whenTuple([_erasingValue(pu), _erasingValue(pv), _erasingValue(pw), _erasingValue(px)]) { values in
+            guard values.count == 4, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T,
+                let x = values[3] as? X.T
+            else { return nil }
+            return (u, v, w, x)
         })
 }
 
@@ -159,26 +139,13 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable>(
     fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, _ py: Y
 ) -> Promise<(U.T, V.T, W.T, X.T, Y.T)> {
-    Promise(
-        box: _whenAll([pu.asVoid(), pv.asVoid(), pw.asVoid(), px.asVoid(), py.asVoid()]) { box in
-            pu._pipe(nil) { _, ru in
-                pv._pipe(nil) { _, rv in
-                    pw._pipe(nil) { _, rw in
-                        px._pipe(nil) { _, rx in
-                            py._pipe(nil) { _, ry in
-                                box.resolve(
-                                    ru.flatMap { u in
-                                        rv.flatMap { v in
-                                            rw.flatMap { w in
-                                                rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
-                                            }
-                                        }
-                                    })
-                            }
-                        }
-                    }
-                }
-            }
+    let views = [_erasingValue(pu), _erasingValue(pv), _erasingValue(pw), _erasingValue(px), _erasingValue(py)]
+    return Promise(
+        box: _whenTuple(views) { values in
+            guard values.count == 5, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T,
+                let x = values[3] as? X.T, let y = values[4] as? Y.T
+            else { return nil }
+            return (u, v, w, x, y)
         })
 }
 
@@ -198,12 +165,9 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable
 @inlinable
 public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
     Guarantee(
-        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid()]) { box in
-            gu._pipe(nil) { _, ru in
-                gv._pipe(nil) { _, rv in
-                    box.resolve(ru.flatMap { u in rv.map { v in (u, v) } })
-                }
-            }
+        box: _whenTuple([_erasingValue(gu), _erasingValue(gv)]) { values in
+            guard values.count == 2, let u = values[0] as? U, let v = values[1] as? V else { return nil }
+            return (u, v)
         })
 }
 
@@ -226,14 +190,11 @@ public func when<U, V, W>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>
 ) -> Guarantee<(U, V, W)> {
     Guarantee(
-        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid()]) { box in
-            gu._pipe(nil) { _, ru in
-                gv._pipe(nil) { _, rv in
-                    gw._pipe(nil) { _, rw in
-                        box.resolve(ru.flatMap { u in rv.flatMap { v in rw.map { w in (u, v, w) } } })
-                    }
-                }
+        box: _whenTuple([_erasingValue(gu), _erasingValue(gv), _erasingValue(gw)]) { values in
+            guard values.count == 3, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W else {
+                return nil
             }
+            return (u, v, w)
         })
 }
 
@@ -257,19 +218,11 @@ public func when<U, V, W, X>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>
 ) -> Guarantee<(U, V, W, X)> {
     Guarantee(
-        box: _whenAll(guarantees: [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid()]) { box in
-            gu._pipe(nil) { _, ru in
-                gv._pipe(nil) { _, rv in
-                    gw._pipe(nil) { _, rw in
-                        gx._pipe(nil) { _, rx in
-                            box.resolve(
-                                ru.flatMap { u in
-                                    rv.flatMap { v in rw.flatMap { w in rx.map { x in (u, v, w, x) } } }
-                                })
-                        }
-                    }
-                }
-            }
+        box: _whenTuple([_erasingValue(gu), _erasingValue(gv), _erasingValue(gw), _erasingValue(gx)]) { values in
+            guard values.count == 4, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W,
+                let x = values[3] as? X
+            else { return nil }
+            return (u, v, w, x)
         })
 }
 
@@ -294,26 +247,12 @@ public func when<U, V, W, X, Y>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>,
     _ gy: Guarantee<Y>
 ) -> Guarantee<(U, V, W, X, Y)> {
-    let inputs = [gu.asVoid(), gv.asVoid(), gw.asVoid(), gx.asVoid(), gy.asVoid()]
+    let views = [_erasingValue(gu), _erasingValue(gv), _erasingValue(gw), _erasingValue(gx), _erasingValue(gy)]
     return Guarantee(
-        box: _whenAll(guarantees: inputs) { box in
-            gu._pipe(nil) { _, ru in
-                gv._pipe(nil) { _, rv in
-                    gw._pipe(nil) { _, rw in
-                        gx._pipe(nil) { _, rx in
-                            gy._pipe(nil) { _, ry in
-                                box.resolve(
-                                    ru.flatMap { u in
-                                        rv.flatMap { v in
-                                            rw.flatMap { w in
-                                                rx.flatMap { x in ry.map { y in (u, v, w, x, y) } }
-                                            }
-                                        }
-                                    })
-                            }
-                        }
-                    }
-                }
-            }
+        box: _whenTuple(views) { values in
+            guard values.count == 5, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W,
+                let x = values[3] as? X, let y = values[4] as? Y
+            else { return nil }
+            return (u, v, w, x, y)
         })
 }

@@ -29,6 +29,33 @@ import Testing
                 == "1 b true [4] nil")
     }
 
+    @Test func optionalAndExistentialValuesKeepTheirTypes() {
+        let pair = when(fulfilled: Promise<Int?>.value(nil), Promise<any Sendable>.value("s"))
+        let guarantees = when(guarantees: Guarantee<Int?>.value(nil), Guarantee<Int?>.value(2))
+
+        #expect(pair.value.map { $0.0 == nil && ($0.1 as? String) == "s" } == true)
+        #expect(guarantees.value.map { $0.0 == nil && $0.1 == 2 } == true)
+    }
+
+    /// An input whose resolver is dropped can never resolve. The tuple must not hold on to it
+    /// (it once read the values from the inputs themselves), or the input, the fan-in and
+    /// everything their handlers capture would keep each other alive for good.
+    @Test func anInputThatCanNeverResolveDoesNotKeepTheTupleAlive() {
+        let counter = LifetimeCounter()
+        attachToATupleWithAnAbandonedInput(counter)
+        #expect(counter.alive == 0)
+    }
+
+    private func attachToATupleWithAnAbandonedInput(_ counter: LifetimeCounter) {
+        let abandoned = Promise<Int>.pending().promise
+        let tracker = LifetimeTracker(counter)
+        _ = when(fulfilled: abandoned, Promise.value("x")).done(on: nil) { _ in tracker.touch() }
+        _ = when(guarantees: Guarantee<Int>.pending().guarantee, Guarantee.value(1)).done(on: nil) { _ in
+            tracker.touch()
+        }
+        #expect(counter.alive == 1)
+    }
+
     @Test func aRejectionRejectsTheTupleAtOnce() {
         let (slow, slowResolver) = Promise<Int>.pending()
         let (failing, failingResolver) = Promise<String>.pending()
