@@ -121,7 +121,12 @@ extension Thenable {
             return box
         }
         // The operator's box is its own handler: one allocation for both.
-        let box = ChainedBox(operation, queue: queue)
+        if let queue {
+            let box = QueuedChainedBox(operation, queue: queue)
+            Trampoline.run(_pipe(box, QueuedChainedBox<Operation>.receiveOnQueue))
+            return box
+        }
+        let box = ChainedBox(operation)
         Trampoline.run(_pipe(box, ChainedBox<Operation>.receive))
         return box
     }
