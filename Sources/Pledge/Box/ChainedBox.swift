@@ -102,10 +102,6 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // its target (see `_attach`), never with `nil`; see `ChainedBox.receive`.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
         let operation = box.take()
-        guard operation.acts(on: result) else {
-            return operation.run(result, into: box)
-        }
-        box.queue.run(operation, result, into: box, flags: nil)
-        return nil
+        return operation.run(result, into: box, on: box.queue, flags: nil)
     }
 }

@@ -37,6 +37,20 @@ protocol ChainOperation: Sendable {
 }
 
 extension ChainOperation {
+    /// Runs the operation for `result` on `queue` (with `flags`) when it acts on the result, and
+    /// inline otherwise (a `map` passing a rejection on, say).
+    ///
+    /// - Returns: the step of a box resolved inline; `nil` when the operation was dispatched.
+    @inlinable
+    func run(
+        _ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>, on queue: DispatchQueue,
+        flags: UInt?
+    ) -> _PledgeStep? {
+        guard acts(on: result) else { return run(result, into: box) }
+        queue.run(self, result, into: box, flags: flags)
+        return nil
+    }
+
     /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
     /// stored copy as soon as it takes the operation to run, so a resolved promise that is
     /// still held does not keep its handler's captures alive (as PromiseKit's released
@@ -114,9 +128,8 @@ extension Thenable {
             let flags = flags?.rawValue
             Trampoline.run(
                 _pipe(nil) { _, result in
-                    guard let queue, operation.acts(on: result) else { return operation.run(result, into: box) }
-                    queue.run(operation, result, into: box, flags: flags)
-                    return nil
+                    guard let queue else { return operation.run(result, into: box) }
+                    return operation.run(result, into: box, on: queue, flags: flags)
                 })
             return box
         }
