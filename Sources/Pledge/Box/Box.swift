@@ -122,6 +122,18 @@ class Box<R: Sendable>: @unchecked Sendable {
         return unsafeDowncast(self, to: EmptyBox<R>.self).attach(target, handler)
     }
 
+    /// Calls `body` with the value once the box is sealed and has started every handler attached
+    /// before: at once when it already has, otherwise on the thread that seals it. What a
+    /// promise's or guarantee's `pipe(to:)` does.
+    @inlinable
+    final func pipe(_ body: @escaping @Sendable (R) -> Void) {
+        Trampoline.run(
+            inspect(nil) {
+                body($1)
+                return nil
+            })
+    }
+
     /// Seals the box with `value` and runs every handler attached so far, in the order they were
     /// attached. Sealing a box that is already sealed does nothing.
     ///

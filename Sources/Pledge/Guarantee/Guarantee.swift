@@ -59,11 +59,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        Trampoline.run(
-            box.inspect(nil) {
-                body($1)
-                return nil
-            })
+        box.pipe(body)
     }
 
     /// Not API; see ``Thenable/_pipe(_:_:)``.

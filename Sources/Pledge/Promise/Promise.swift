@@ -96,11 +96,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// resolved and done running earlier handlers, otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        Trampoline.run(
-            box.inspect(nil) {
-                body($1)
-                return nil
-            })
+        box.pipe(body)
     }
 
     /// Not API; see ``Thenable/_pipe(_:_:)``.
