@@ -75,33 +75,66 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
 }
 
 /// The box of a chaining operator with a queue: a ``ChainedBox`` that also keeps the queue its
-/// operation runs on.
+/// operation runs on, and the box it waits on.
+///
+/// When its input resolves with a result the operation acts on, its handler does not dispatch
+/// at once: it hands back a hop step, and the ``Trampoline`` run that pops it decides (see
+/// ``Cascade``). Inside a block Pledge already runs on the same queue, the operation runs in
+/// that block; anywhere else it is dispatched to the queue. The step reads the input from the
+/// box it waits on, so waiting for the hop costs no allocation.
 @usableFromInline
 final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, @unchecked Sendable {
-    // Safety: adds only an immutable queue, which is `Sendable`; `ChainedBox` documents the rest.
+    // Safety: adds an immutable queue, which is `Sendable`, and an unowned reference to the box
+    // this one waits on, only used as `hop` documents; `ChainedBox` documents the rest.
 
     /// The queue the operation runs on. Kept until the box goes: unlike the operation, it holds
     /// nothing of the user's but the queue itself.
     @usableFromInline
     final let queue: DispatchQueue
 
+    /// The box this one is attached to as a handler. Not counted: that box keeps this one (as its
+    /// handler's target) until it calls the handler, and `receiveOnQueue` takes a count on it
+    /// for the hop step, which `hop` gives back.
+    @usableFromInline
+    final let source: Unmanaged<Box<Result<Operation.Input, Error>>>
+
     @inlinable
-    init(_ operation: Operation, queue: DispatchQueue) {
+    init(_ operation: Operation, queue: DispatchQueue, source: Box<Result<Operation.Input, Error>>) {
         self.queue = queue
+        self.source = Unmanaged.passUnretained(source)
         super.init(operation)
     }
 
-    /// The handler a queued chained box is attached with: runs the operation for `result` on the
-    /// box's queue when it acts on the result, inline otherwise (a `map` passing a rejection
-    /// on, say).
+    /// The handler a queued chained box is attached with. A result the operation does not act on
+    /// (a `map` passing a rejection on, say) goes through inline, without a hop; otherwise the
+    /// handler hands back the hop step.
     @inlinable
     static func receiveOnQueue(_ target: (any HandlerTarget)?, _ result: Result<Operation.Input, Error>)
         -> _PledgeStep?
     {
         // Safety: `receiveOnQueue` is only ever attached with a `QueuedChainedBox<Operation>` as
-        // its target (see `_attach`), never with `nil`; see `ChainedBox.receive`.
+        // its target, to the box `source` names (see `_attach`), never with `nil`; see
+        // `ChainedBox.receive`.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
+        guard box.operation.acts(on: result) else { return box.take().run(result, into: box) }
+        // Safety: `source` is the box calling this handler, so it is alive now. The count keeps
+        // it (and so `result`, its sealed value) alive until `hop` reads it and gives it back.
+        _ = box.source.retain()
+        return _PledgeStep(box, fire: { QueuedChainedBox.hop($0, &$1) })
+    }
+
+    /// Runs the operation of a box whose input is in: inline when the current trampoline run is a
+    /// block on the box's queue with hops to spare, in a block of its own on the queue otherwise.
+    @inlinable
+    static func hop(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: only `receiveOnQueue` makes steps for this function, always with a
+        // `QueuedChainedBox<Operation>`, after taking a count on `source`, which this call takes
+        // back; `source` is sealed, so its value may be read without its lock.
+        let box = unsafeDowncast(object, to: QueuedChainedBox.self)
+        let source = box.source.takeRetainedValue()
         let operation = box.take()
-        return operation.run(result, into: box, on: box.queue, flags: nil)
+        if cascade.mayHopInline(to: box.queue) { return operation.run(source.value, into: box) }
+        box.queue.run(operation, source.value, into: box, flags: nil)
+        return nil
     }
 }

@@ -127,10 +127,10 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// resolved. Called only by the trampoline, on the thread that sealed the box.
     ///
     /// - Returns: the step of the first handler that handed one back. The steps of later
-    ///   handlers, from every batch, go on `stack` so that they are popped in attachment order
+    ///   handlers, from every batch, go on the cascade's stack so that they are popped in attachment order
     ///   after that step's cascade.
     @inlinable
-    static func fire(_ object: AnyObject, _ stack: inout [_PledgeStep]) -> _PledgeStep? {
+    static func fire(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `resolveEmpty` creates steps for this function, always with an
         // `EmptyBox<R>` of exactly this type (or a subclass).
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
@@ -140,7 +140,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
             handlers.run(box.value, next: &next, later: &later)
         }
         // Popped in attachment order once `next`'s cascade has finished.
-        if !later.isEmpty { stack.append(contentsOf: later.reversed()) }
+        if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }
         return next
     }
 }

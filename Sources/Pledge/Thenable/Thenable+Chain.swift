@@ -118,7 +118,9 @@ extension Thenable {
             flags = nil
             if let result = _settledResult { return operation.settled(result) }
         }
-        guard flags == nil, self is Promise<T> || self is Guarantee<T> else {
+        // The operator's box is its own handler: one allocation for both.
+        if flags == nil, let queue, let source = _box { return _attach(to: source, on: queue, operation) }
+        guard flags == nil, _isPledge else {
             // The operation travels in the handler's closure, which the thenable releases once
             // it has called it (or when it is freed). Used for flags (rare, so not kept in every
             // chained box) and for thenables outside Pledge: those call their handlers through
@@ -133,15 +135,38 @@ extension Thenable {
                 })
             return box
         }
-        // The operator's box is its own handler: one allocation for both.
-        if let queue {
-            let box = QueuedChainedBox(operation, queue: queue)
-            Trampoline.run(_pipe(box, QueuedChainedBox<Operation>.receiveOnQueue))
-            return box
-        }
         let box = ChainedBox(operation)
         Trampoline.run(_pipe(box, ChainedBox<Operation>.receive))
         return box
+    }
+
+    /// The queued half of ``_attach(on:flags:_:)``: kept apart so that the inline path stays
+    /// small.
+    @inlinable
+    func _attach<Operation: ChainOperation>(
+        to source: Box<Result<T, Error>>, on queue: DispatchQueue, _ operation: Operation
+    ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
+        let box = QueuedChainedBox(operation, queue: queue, source: source)
+        Trampoline.run(source.inspect(box, QueuedChainedBox<Operation>.receiveOnQueue))
+        return box
+    }
+
+    /// Whether this thenable is a promise or a guarantee, as opposed to a thenable outside
+    /// Pledge. Compares types rather than casting `self`, so that specialised code decides at
+    /// compile time and copies no reference.
+    @inlinable
+    var _isPledge: Bool {
+        Self.self == Promise<T>.self || Self.self == Guarantee<T>.self
+    }
+
+    /// The box behind this thenable, when it is a promise or a guarantee; `nil` for thenables
+    /// outside Pledge.
+    @inlinable
+    var _box: Box<Result<T, Error>>? {
+        // Safety: each cast is to the very type just compared with `Self`.
+        if Self.self == Promise<T>.self { return unsafeDowncast(self, to: Promise<T>.self).box }
+        if Self.self == Guarantee<T>.self { return unsafeDowncast(self, to: Guarantee<T>.self).box }
+        return nil
     }
 
     /// The result, when a handler attached now would run at once: the thenable is resolved
@@ -150,8 +175,9 @@ extension Thenable {
     /// overtaking them. Always `nil` for thenables outside Pledge, which then simply attach.
     @inlinable
     var _settledResult: Result<T, Error>? {
-        if let promise = self as? Promise<T> { return promise.box.settledValue }
-        if let guarantee = self as? Guarantee<T> { return guarantee.box.settledValue }
+        // Safety: see `_box`.
+        if Self.self == Promise<T>.self { return unsafeDowncast(self, to: Promise<T>.self).box.settledValue }
+        if Self.self == Guarantee<T>.self { return unsafeDowncast(self, to: Guarantee<T>.self).box.settledValue }
         return nil
     }
 }
@@ -172,7 +198,9 @@ extension DispatchQueue {
                 Trampoline.run(operation.run(result, into: box))
             }
         } else {
-            async { Trampoline.run(operation.run(result, into: box)) }
+            // The block's run may take the chain's next hops to this queue inline (see
+            // `Cascade`).
+            async { Trampoline.run(operation.run(result, into: box), onQueue: self) }
         }
     }
 }

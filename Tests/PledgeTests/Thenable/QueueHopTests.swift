@@ -1,0 +1,160 @@
+import Dispatch
+import Pledge
+import Testing
+
+/// How a chain moves between queues: a handler for the queue a Pledge block already runs on
+/// runs in that block, up to 16 in a row, and nowhere else runs a queued handler inline.
+@Suite struct QueueHopTests {
+    /// Waits for `semaphore`, for at most the tests' generous timeout.
+    private func waited(_ semaphore: DispatchSemaphore) -> Bool {
+        semaphore.wait(timeout: .testTimeout) == .success
+    }
+
+    @Test func handlersForTheSameQueueRunInOneBlockSixteenHopsAtATime() {
+        let queue = TestQueues.serial("hops.same")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (first, resolver) = Promise<Int>.pending()
+
+        var promise = first.map(on: queue) { value -> Int in
+            events.append("step 1")
+            // Queued behind the block that runs now: it shows where that block ends.
+            queue.async { events.append("other block") }
+            return value + 1
+        }
+        for step in 2...20 {
+            promise = promise.map(on: queue) { value -> Int in
+                events.append("step \(step)")
+                return value + 1
+            }
+        }
+        let done = promise.done(on: queue) { value in
+            events.append("done \(value)")
+            finished.signal()
+        }
+        resolver.fulfill(0)
+
+        #expect(waited(finished))
+        // The first block runs step 1 and hops 16 times inline (steps 2 to 17); the 17th hop
+        // goes to a new block, behind the one step 1 queued.
+        let expected =
+            (1...17).map { "step \($0)" } + ["other block"] + (18...20).map { "step \($0)" } + ["done 20"]
+        #expect(events.all == expected)
+        #expect(done.isResolved)
+    }
+
+    @Test func everyHandlerOfAChainRunsOnItsQueueEvenWhenItRunsInline() {
+        let queue = TestQueues.serial("hops.on-queue")
+        let onQueue = Recorder<Bool>()
+        let finished = DispatchSemaphore(value: 0)
+
+        var promise = Promise.value(0)
+        for _ in 0..<40 {
+            promise = promise.map(on: queue) { value -> Int in
+                onQueue.append(TestQueues.isOn(queue))
+                return value + 1
+            }
+        }
+        promise.done(on: queue) { _ in finished.signal() }.cauterize()
+
+        #expect(waited(finished))
+        #expect(onQueue.all == Array(repeating: true, count: 40))
+    }
+
+    @Test func aHandlerForAnotherQueueIsDispatchedToIt() {
+        let first = TestQueues.serial("hops.first")
+        let second = TestQueues.serial("hops.second")
+        let seen = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+
+        Promise.value(1).map(on: first) { value -> Int in
+            seen.append(TestQueues.isOn(first) ? "map on first" : "map elsewhere")
+            return value
+        }.done(on: second) { _ in
+            seen.append(TestQueues.isOn(second) && !TestQueues.isOn(first) ? "done on second" : "done elsewhere")
+            finished.signal()
+        }.cauterize()
+
+        #expect(waited(finished))
+        #expect(seen.all == ["map on first", "done on second"])
+    }
+
+    @Test func resolvingAPromiseInsideAHandlerDoesNotRunItsQueuedHandlersInThatCall() {
+        let queue = TestQueues.serial("hops.nested-resolve")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (inner, innerResolver) = Promise<Int>.pending()
+        inner.done(on: queue) { _ in
+            events.append("inner handler")
+            finished.signal()
+        }.cauterize()
+
+        Promise.value(1).done(on: queue) { value in
+            innerResolver.fulfill(value)
+            events.append("fulfil returned")
+        }.cauterize()
+
+        #expect(waited(finished))
+        #expect(events.all == ["fulfil returned", "inner handler"])
+    }
+
+    @Test func resolvingInsideASyncBlockOnAnotherQueueDoesNotRunTheHandlerThere() {
+        let queue = TestQueues.serial("hops.outer")
+        let lock = TestQueues.serial("hops.sync")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (inner, innerResolver) = Promise<Int>.pending()
+        inner.done(on: queue) { _ in
+            events.append(TestQueues.isOn(lock) ? "handler inside the sync block" : "handler on its queue only")
+            finished.signal()
+        }.cauterize()
+
+        Promise.value(1).done(on: queue) { value in
+            lock.sync {
+                innerResolver.fulfill(value)
+                events.append("sync block returned")
+            }
+        }.cauterize()
+
+        #expect(waited(finished))
+        #expect(events.all == ["sync block returned", "handler on its queue only"])
+    }
+
+    @Test func handlersOfOnePromiseOnOneQueueStillRunInAttachmentOrder() {
+        let queue = TestQueues.serial("hops.order")
+        let events = Recorder<Int>()
+        let finished = DispatchSemaphore(value: 0)
+        let (source, resolver) = Promise<Int>.pending()
+        let shared = source.map(on: queue) { $0 }
+        for index in 0..<5 {
+            shared.done(on: queue) { _ in
+                events.append(index)
+                if index == 4 { finished.signal() }
+            }.cauterize()
+        }
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == [0, 1, 2, 3, 4])
+    }
+
+    @Test func aLongChainOnOneQueueResolvesWithoutGrowingTheStack() {
+        let queue = TestQueues.serial("hops.long")
+        let finished = DispatchSemaphore(value: 0)
+        let steps = 100_000
+        let (first, resolver) = Promise<Int>.pending()
+        var promise = first
+        for _ in 0..<steps {
+            promise = promise.map(on: queue) { $0 + 1 }
+        }
+        let last = Locked(0)
+        promise.done(on: nil) { value in
+            last.value = value
+            finished.signal()
+        }.cauterize()
+        resolver.fulfill(0)
+
+        #expect(waited(finished))
+        #expect(last.value == steps)
+    }
+}
