@@ -78,23 +78,27 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
 /// operation runs on, and the box it waits on.
 ///
 /// When its input resolves with a result the operation acts on, its handler does not dispatch
-/// at once: it hands back a hop step, and the ``Trampoline`` run that pops it decides (see
-/// ``Cascade``). Inside a block Pledge already runs on the same queue, the operation runs in
-/// that block; anywhere else it is dispatched to the queue. The step reads the input from the
-/// box it waits on, so waiting for the hop costs no allocation.
+/// by itself: it hands back a hop step, which needs to know the current ``Trampoline`` run (see
+/// ``Cascade``). The box that called the handler runs the hop at once, while it is still firing
+/// (or, when the handler was attached to a box already settled, the run that attached it does),
+/// so hops are dispatched in attachment order, as handlers without a hop start. Inside a block
+/// Pledge already runs on the same queue, the first hop of a firing box is not dispatched: it
+/// becomes a step of the current run, which runs the operation once the box's other handlers
+/// have started (their own hops dispatched). The operation reads its input from the box it waits
+/// on, so none of this allocates.
 @usableFromInline
 final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, @unchecked Sendable {
-    // Safety: adds an immutable queue, which is `Sendable`, and an unowned reference to the box
-    // this one waits on, only used as `hop` documents; `ChainedBox` documents the rest.
+    // Safety: adds an immutable queue, which is `Sendable`, and an uncounted reference to the
+    // box this one waits on, only read as `hop` and `runInline` document; `ChainedBox`
+    // documents the rest.
 
     /// The queue the operation runs on. Kept until the box goes: unlike the operation, it holds
     /// nothing of the user's but the queue itself.
     @usableFromInline
     final let queue: DispatchQueue
 
-    /// The box this one is attached to as a handler. Not counted: that box keeps this one (as its
-    /// handler's target) until it calls the handler, and `receiveOnQueue` takes a count on it
-    /// for the hop step, which `hop` gives back.
+    /// The box this one is attached to as a handler. Not counted: it is read only while it is
+    /// known to be alive (see `hop` and `runInline`).
     @usableFromInline
     final let source: Unmanaged<Box<Result<Operation.Input, Error>>>
 
@@ -117,24 +121,37 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // `ChainedBox.receive`.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
         guard box.operation.acts(on: result) else { return box.take().run(result, into: box) }
-        // Safety: `source` is the box calling this handler, so it is alive now. The count keeps
-        // it (and so `result`, its sealed value) alive until `hop` reads it and gives it back.
-        _ = box.source.retain()
-        return _PledgeStep(box, fire: { QueuedChainedBox.hop($0, &$1) })
+        return _PledgeStep(box, fire: { QueuedChainedBox.hop($0, &$1) }, isHop: true)
     }
 
-    /// Runs the operation of a box whose input is in: inline when the current trampoline run is a
-    /// block on the box's queue with hops to spare, in a block of its own on the queue otherwise.
+    /// Dispatches the operation to the queue, or, when the current run may take the hop (see
+    /// ``Cascade/mayHopInline(to:)``), hands back the step that runs it inline.
     @inlinable
     static func hop(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `receiveOnQueue` makes steps for this function, always with a
-        // `QueuedChainedBox<Operation>`, after taking a count on `source`, which this call takes
-        // back; `source` is sealed, so its value may be read without its lock.
+        // `QueuedChainedBox<Operation>`. A hop step never waits: it is run either by
+        // `Handlers.collect` right after the handler call that made it, while `source` fires
+        // (and the trampoline's step for that firing keeps `source` alive), or as the first
+        // step of the run that `_attach(to:on:_:)` starts when it attaches to a settled box,
+        // whose caller holds `source`. So `source` is alive here; it is sealed, so its value
+        // may be read without its lock.
+        let box = unsafeDowncast(object, to: QueuedChainedBox.self)
+        if cascade.mayHopInline(to: box.queue) {
+            // The step may run after `source`'s firing has ended: keep `source` until then.
+            _ = box.source.retain()
+            return _PledgeStep(box, fire: { QueuedChainedBox.runInline($0, &$1) })
+        }
+        box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: nil)
+        return nil
+    }
+
+    /// Runs the operation inline, in the current block on the box's queue.
+    @inlinable
+    static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: only `hop` makes steps for this function, always with a
+        // `QueuedChainedBox<Operation>`, after taking a count on `source`, given back here.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         let source = box.source.takeRetainedValue()
-        let operation = box.take()
-        if cascade.mayHopInline(to: box.queue) { return operation.run(source.value, into: box) }
-        box.queue.run(operation, source.value, into: box, flags: nil)
-        return nil
+        return box.take().run(source.value, into: box)
     }
 }

@@ -136,8 +136,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
         var next: _PledgeStep? = nil
         var later: [_PledgeStep] = []
+        cascade.firstHopOfBox = true
         while let handlers = box.takeDue() {
-            handlers.run(box.value, next: &next, later: &later)
+            handlers.run(box.value, next: &next, later: &later, &cascade)
         }
         // Popped in attachment order once `next`'s cascade has finished.
         if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }

@@ -71,23 +71,32 @@ struct Handlers<R: Sendable> {
     /// same order: the first into `next` while it is still empty, each later one appended to
     /// `later`. A box runs several batches of handlers (those attached while it fires come in
     /// later batches) into the same two, so the cascades they start keep attachment order
-    /// across batches too.
+    /// across batches too. A queued handler's hop is run at once instead (see ``Cascade``).
     @inlinable
-    func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep]) {
+    func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
         if let handler {
-            if let step = handler(target, value) { Handlers.collect(step, &next, &later) }
+            if let step = handler(target, value) { Handlers.collect(step, &next, &later, &cascade) }
             return
         }
         guard let list else { return }
         for stored in list.items {
-            if let step = stored.handler(stored.target, value) { Handlers.collect(step, &next, &later) }
+            if let step = stored.handler(stored.target, value) { Handlers.collect(step, &next, &later, &cascade) }
         }
     }
 
     /// Keeps `step` as the next one when there is none yet, and queues it after the others
-    /// otherwise.
+    /// otherwise. A hop is run first, while the box is still firing: it dispatches its operation,
+    /// or runs it inline and hands back the step of the box it resolved, which is kept instead.
     @inlinable @inline(__always)
-    static func collect(_ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ later: inout [_PledgeStep]) {
+    static func collect(
+        _ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ later: inout [_PledgeStep],
+        _ cascade: inout Cascade
+    ) {
+        var step = step
+        if step.isHop {
+            guard let after = step.fire(step.box, &cascade) else { return }
+            step = after
+        }
         if next == nil {
             next = step
         } else {

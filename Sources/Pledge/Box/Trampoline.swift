@@ -1,7 +1,7 @@
 import Dispatch
 
-/// A sealed box whose handlers are due, or a queued handler waiting for its hop, together with
-/// the function that runs it.
+/// A sealed box whose handlers are due, or a queued handler whose input is in, together with the
+/// function that runs it.
 ///
 /// Handlers that seal another box hand back one of these instead of running that box's handlers
 /// themselves; ``Trampoline/run(_:)`` runs them from a loop. The function is specialised for the
@@ -14,11 +14,16 @@ public struct _PledgeStep {
     let box: AnyObject
     @usableFromInline
     let fire: (AnyObject, inout Cascade) -> _PledgeStep?
+    /// Whether this is a queued handler's hop (see ``QueuedChainedBox``), which the box firing
+    /// the handler runs at once, rather than a cascade to run later.
+    @usableFromInline
+    let isHop: Bool
 
     @inlinable
-    init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+    init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?, isHop: Bool = false) {
         self.box = box
         self.fire = fire
+        self.isHop = isHop
     }
 }
 
@@ -26,16 +31,22 @@ public struct _PledgeStep {
 /// the run is, if any.
 ///
 /// A handler with a queue does not dispatch from inside the handler call; it hands back a hop
-/// step (see ``QueuedChainedBox``), and the run that pops it decides. A run that is the body of
-/// a block Pledge dispatched to queue `q` runs a hop to `q` at once, in the same block, up to
-/// ``Cascade/hopsPerBlock`` times; every other run dispatches it. Only a run knows which
-/// block it is: user code that resolves a promise starts a run of its own, with no queue, so a
-/// handler never runs inline inside user code, or inside a `sync` block that user code entered.
+/// step (see ``QueuedChainedBox``), which the box that called it runs at once, while it is still
+/// firing, so hops are dispatched in attachment order. The hop asks the run whether it may skip
+/// the dispatch and run its operation in the current block instead:
+/// - only when the run is the body of a block Pledge dispatched to the hop's queue;
+/// - only for the first hop of the firing box: its siblings are dispatched as before, so on a
+///   concurrent queue they still run concurrently with it, and on a serial one after it;
+/// - at most ``Cascade/hopsPerBlock`` times per block.
+///
+/// A hop that may, becomes a step of the run, so its operation starts after every other handler
+/// of its box has started. User code that resolves a promise starts a run of its own, with no
+/// queue, so a queued handler never runs inside user code, or inside a `sync` block that user
+/// code entered.
 @usableFromInline
 struct Cascade {
     /// How many hops a block on a queue runs inline before it hands the rest of its chain to a
-    /// new block on the same queue, so that a long chain cannot hold a serial queue for long:
-    /// other work queued there waits for at most this many of the chain's handlers.
+    /// new block on the same queue, so that a long chain cannot hold a serial queue for long.
     @inlinable
     static var hopsPerBlock: Int { 16 }
 
@@ -53,18 +64,26 @@ struct Cascade {
     @usableFromInline
     var hopsLeft: Int
 
+    /// Whether the next hop is the first one of the box now firing: set by
+    /// ``EmptyBox/fire(_:_:)``, cleared by the first hop that asks.
+    @usableFromInline
+    var firstHopOfBox: Bool
+
     @inlinable @inline(__always)
     init(queue: DispatchQueue?) {
         stack = []
         self.queue = queue.map(ObjectIdentifier.init)
         hopsLeft = queue == nil ? 0 : Cascade.hopsPerBlock
+        firstHopOfBox = false
     }
 
-    /// Whether a handler for `queue` may run now, inline, instead of in a block of its own; if
-    /// so, counts the hop.
+    /// Whether a hop to `queue` may run now, inline, instead of in a block of its own; if so,
+    /// counts it. Either way, later hops of the same firing box may not.
     @inlinable
     mutating func mayHopInline(to queue: DispatchQueue) -> Bool {
-        guard hopsLeft > 0, self.queue == ObjectIdentifier(queue) else { return false }
+        let first = firstHopOfBox
+        firstHopOfBox = false
+        guard first, hopsLeft > 0, self.queue == ObjectIdentifier(queue) else { return false }
         hopsLeft -= 1
         return true
     }

@@ -14,8 +14,8 @@ protocol ChainOperation: Sendable {
     associatedtype Input: Sendable
     associatedtype Output: Sendable
 
-    /// Whether `run` calls user code for `result`. Only such results are dispatched to the
-    /// operator's queue; the others (a rejection reaching `map`, a fulfilment reaching `catch`)
+    /// Whether `run` calls user code for `result`. Only such results go to the operator's queue
+    /// (dispatched, or run in the current block on it, see `Cascade`); the others (a rejection reaching `map`, a fulfilment reaching `catch`)
     /// pass through inline, without dispatching.
     func acts(on result: Result<Input, Error>) -> Bool
 

@@ -28,10 +28,10 @@ import Testing
                 return value + 1
             }
         }
-        let done = promise.done(on: queue) { value in
+        promise.done(on: queue) { value in
             events.append("done \(value)")
             finished.signal()
-        }
+        }.cauterize()
         resolver.fulfill(0)
 
         #expect(waited(finished))
@@ -40,7 +40,6 @@ import Testing
         let expected =
             (1...17).map { "step \($0)" } + ["other block"] + (18...20).map { "step \($0)" } + ["done 20"]
         #expect(events.all == expected)
-        #expect(done.isResolved)
     }
 
     @Test func everyHandlerOfAChainRunsOnItsQueueEvenWhenItRunsInline() {
@@ -136,6 +135,67 @@ import Testing
 
         #expect(waited(finished))
         #expect(events.all == [0, 1, 2, 3, 4])
+    }
+
+    @Test(arguments: [false, true])
+    func aHandlerAttachedAfterResolutionRunsAfterTheEarlierOnesOnTheSameQueue(resolvedInABlock: Bool) {
+        let queue = TestQueues.serial("hops.late")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (pending, resolver) = Promise<Int>.pending()
+        let source = resolvedInABlock ? pending.map(on: queue) { $0 } : pending
+        // The first handler's cascade attaches a late handler to `source`, which is resolved
+        // by then, while the earlier `done(on: queue)` below has yet to run.
+        source.map(on: nil) { $0 }.done(on: nil) { _ in
+            source.done(on: queue) { _ in
+                events.append("late")
+                finished.signal()
+            }.cauterize()
+        }.cauterize()
+        source.done(on: queue) { _ in events.append("early") }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == ["early", "late"])
+    }
+
+    @Test func siblingHandlersOnAConcurrentQueueStillRunConcurrently() {
+        let queue = TestQueues.concurrent("hops.siblings")
+        let siblingStarted = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Recorder<String>()
+        // Resolved inside a block on `queue`: its first handler may run in that block, but its
+        // sibling must still get a block of its own, or the first would wait for it forever.
+        let base = Promise.value(1).map(on: queue) { $0 }
+        base.done(on: queue) { _ in
+            let sawSibling = siblingStarted.wait(timeout: .testTimeout) == .success
+            outcome.append(sawSibling ? "saw its sibling" : "timed out")
+            finished.signal()
+        }.cauterize()
+        base.done(on: queue) { _ in siblingStarted.signal() }.cauterize()
+
+        #expect(finished.wait(timeout: .testTimeout + 10) == .success)
+        #expect(outcome.all == ["saw its sibling"])
+    }
+
+    @Test func inlineHopsReleaseEveryValueOfTheChain() {
+        let queue = TestQueues.serial("hops.release")
+        let counter = LifetimeCounter()
+        let finished = DispatchSemaphore(value: 0)
+        do {
+            let (first, resolver) = Promise<LifetimeTracker>.pending()
+            var promise = first
+            for _ in 0..<40 {
+                promise = promise.map(on: queue) { _ in LifetimeTracker(counter) }
+            }
+            promise.done(on: queue) { _ in finished.signal() }.cauterize()
+            resolver.fulfill(LifetimeTracker(counter))
+        }
+
+        #expect(waited(finished))
+        queue.drain()
+        #expect(counter.released == 41)
+        #expect(counter.alive == 0)
     }
 
     @Test func aLongChainOnOneQueueResolvesWithoutGrowingTheStack() {
