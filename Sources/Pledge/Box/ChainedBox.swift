@@ -82,10 +82,9 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
 /// ``Cascade``). The box that called the handler runs the hop at once, while it is still firing
 /// (or, when the handler was attached to a box already settled, the run that attached it does),
 /// so hops are dispatched in attachment order, as handlers without a hop start. Inside a block
-/// Pledge already runs on the same queue, the first hop of a firing box is not dispatched: it
-/// becomes a step of the current run, which runs the operation once the box's other handlers
-/// have started (their own hops dispatched). The operation reads its input from the box it waits
-/// on, so none of this allocates.
+/// Pledge already runs on the same queue, a hop may instead become the tail of the block's run
+/// (see ``Cascade``). The operation reads its input from the box it waits on, so none of this
+/// allocates.
 @usableFromInline
 final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, @unchecked Sendable {
     // Safety: adds an immutable queue, which is `Sendable`, and an uncounted reference to the
@@ -125,7 +124,7 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     }
 
     /// Dispatches the operation to the queue, or, when the current run may take the hop (see
-    /// ``Cascade/mayHopInline(to:)``), hands back the step that runs it inline.
+    /// ``Cascade/mayHopInline(to:)``), leaves the step that runs it inline as the run's tail.
     @inlinable
     static func hop(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `receiveOnQueue` makes steps for this function, always with a
@@ -137,20 +136,24 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // may be read without its lock.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         if cascade.mayHopInline(to: box.queue) {
-            // The step may run after `source`'s firing has ended: keep `source` until then.
+            // The step runs once the block's run has nothing else left, long after `source`'s
+            // firing has ended: keep `source` until then.
             _ = box.source.retain()
-            return _PledgeStep(box, fire: { QueuedChainedBox.runInline($0, &$1) })
+            cascade.setTail(_PledgeStep(box, fire: { QueuedChainedBox.runInline($0, &$1) }))
+            return nil
         }
         box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: nil)
         return nil
     }
 
-    /// Runs the operation inline, in the current block on the box's queue.
+    /// Runs the operation inline, in the current block on the box's queue, as the run's tail.
     @inlinable
     static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `hop` makes steps for this function, always with a
         // `QueuedChainedBox<Operation>`, after taking a count on `source`, given back here.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
+        // This step is the run's tail (see `hop`): the run may take a new one.
+        cascade.hasTail = false
         let source = box.source.takeRetainedValue()
         return box.take().run(source.value, into: box)
     }

@@ -33,16 +33,19 @@ public struct _PledgeStep {
 /// A handler with a queue does not dispatch from inside the handler call; it hands back a hop
 /// step (see ``QueuedChainedBox``), which the box that called it runs at once, while it is still
 /// firing, so hops are dispatched in attachment order. The hop asks the run whether it may skip
-/// the dispatch and run its operation in the current block instead:
-/// - only when the run is the body of a block Pledge dispatched to the hop's queue;
-/// - only for the first hop of the firing box: its siblings are dispatched as before, so on a
-///   concurrent queue they still run concurrently with it, and on a serial one after it;
+/// the dispatch and run its operation at the end of the current block instead, as the block's
+/// tail:
+/// - only when the run is the body of a block Pledge dispatched to the hop's queue (never the
+///   main queue, and only while ``PMKConfiguration/chainsShareBlocks`` is on);
+/// - only for the first queued handler of the firing box: handlers after it are dispatched, so
+///   on a concurrent queue they still run concurrently with it, and on a serial one after it;
+/// - only when the run has no tail yet: the tail runs once everything else the block started
+///   has run, exactly where a block dispatched at that moment would have started had the queue
+///   been empty, so it overtakes nothing the block itself started;
 /// - at most ``Cascade/hopsPerBlock`` times per block.
 ///
-/// A hop that may, becomes a step of the run, so its operation starts after every other handler
-/// of its box has started. User code that resolves a promise starts a run of its own, with no
-/// queue, so a queued handler never runs inside user code, or inside a `sync` block that user
-/// code entered.
+/// User code that resolves a promise starts a run of its own, with no queue, so a queued handler
+/// never runs inside user code, or inside a `sync` block that user code entered.
 @usableFromInline
 struct Cascade {
     /// How many hops a block on a queue runs inline before it hands the rest of its chain to a
@@ -69,12 +72,18 @@ struct Cascade {
     @usableFromInline
     var firstHopOfBox: Bool
 
+    /// Whether the run has its tail: the one hop that runs inline in this block, kept at the
+    /// bottom of ``stack`` so that it runs once everything else has.
+    @usableFromInline
+    var hasTail: Bool
+
     @inlinable @inline(__always)
     init(queue: DispatchQueue?) {
         stack = []
         self.queue = queue.map(ObjectIdentifier.init)
         hopsLeft = queue == nil ? 0 : Cascade.hopsPerBlock
         firstHopOfBox = false
+        hasTail = false
     }
 
     /// Whether a hop to `queue` may run now, inline, instead of in a block of its own; if so,
@@ -83,9 +92,20 @@ struct Cascade {
     mutating func mayHopInline(to queue: DispatchQueue) -> Bool {
         let first = firstHopOfBox
         firstHopOfBox = false
-        guard first, hopsLeft > 0, self.queue == ObjectIdentifier(queue) else { return false }
+        guard first, !hasTail, hopsLeft > 0, self.queue == ObjectIdentifier(queue) else { return false }
         hopsLeft -= 1
         return true
+    }
+
+    /// Makes `step` the run's tail (see ``hasTail``). Only after ``mayHopInline(to:)`` said yes.
+    @inlinable
+    mutating func setTail(_ step: consuming _PledgeStep) {
+        hasTail = true
+        if stack.isEmpty {
+            stack.append(step)  // the usual case, and much cheaper than inserting
+        } else {
+            stack.insert(step, at: 0)
+        }
     }
 }
 
@@ -106,7 +126,9 @@ enum Trampoline {
     }
 
     /// Runs `first` and every step it leads to, as the body of a block Pledge dispatched to
-    /// `queue`: hops to `queue` may run in this block (see ``Cascade``).
+    /// `queue`: hops to `queue` may run in this block (see ``Cascade``). The caller decides
+    /// whether `queue` may share its blocks (not the main queue, and only while
+    /// ``PMKConfiguration/chainsShareBlocks`` is on).
     @inlinable
     static func run(_ first: consuming _PledgeStep?, onQueue queue: DispatchQueue) {
         if first == nil { return }

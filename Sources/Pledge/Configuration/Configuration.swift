@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,10 @@ public final class PMKConfiguration: Sendable {
     @usableFromInline
     let state: LockedValue<State>
 
+    /// Backs ``chainsShareBlocks``: read once per block Pledge dispatches, so it is an atomic
+    /// rather than part of the locked state.
+    let sharesBlocks = Atomic<Bool>(true)
+
     /// The serial queue that both ``Q`` defaults point at.
     public static let defaultQueue: DispatchQueue = {
         let queue = DispatchQueue(label: "org.pledge.default-handlers")
@@ -85,6 +90,27 @@ public final class PMKConfiguration: Sendable {
             }
             withExtendedLifetime(old) {}
         }
+    }
+
+    /// Whether a chain's handlers for one queue may share the blocks Pledge dispatches there.
+    /// Defaults to `true`.
+    ///
+    /// When a promise is resolved inside a block Pledge dispatched to queue `q`, its first handler
+    /// for `q` then runs at the end of that block, once everything else the block started has
+    /// run, instead of in a new block at the back of `q`. A block does this for at most 16
+    /// handlers after its own. A chain of handlers on one queue then costs one dispatch per 17
+    /// handlers instead of one per handler, but it no longer lets other work queued on `q` in the
+    /// meantime run between its handlers. The main queue never shares blocks, so UI code keeps
+    /// PromiseKit's order. Set this to `false` to queue one block per handler on every queue, as
+    /// PromiseKit does: for code that queues work on `q` from a handler and expects the next
+    /// handler on `q` to run after it, or that waits inside a handler for work queued on its own
+    /// serial queue.
+    ///
+    /// Either way, a handler never runs inside the call that attaches it or that resolves its
+    /// promise, and the handlers of one promise start in the order they were attached.
+    public var chainsShareBlocks: Bool {
+        get { sharesBlocks.load(ordering: .relaxed) }
+        set { sharesBlocks.store(newValue, ordering: .relaxed) }
     }
 
     /// The policy `catch` and `recover` use when none is passed. Defaults to

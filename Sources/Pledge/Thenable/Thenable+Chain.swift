@@ -37,18 +37,24 @@ protocol ChainOperation: Sendable {
 }
 
 extension ChainOperation {
-    /// Runs the operation for `result` on `queue` (with `flags`) when it acts on the result, and
-    /// inline otherwise (a `map` passing a rejection on, say).
+    /// A hop that is always dispatched, to `queue` with `flags`: what an operator does when its
+    /// box cannot be its handler (flags, or a thenable outside Pledge).
     ///
-    /// - Returns: the step of a box resolved inline; `nil` when the operation was dispatched.
+    /// Made a hop step, rather than dispatched by the handler itself, so that it counts as the
+    /// firing box's first hop: a later handler's hop to the same queue then cannot run inline
+    /// ahead of it (see ``Cascade``). Allocates the closure that carries the result.
     @inlinable
-    func run(
+    func dispatchedHop(
         _ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>, on queue: DispatchQueue,
         flags: UInt?
-    ) -> _PledgeStep? {
-        guard acts(on: result) else { return run(result, into: box) }
-        queue.run(self, result, into: box, flags: flags)
-        return nil
+    ) -> _PledgeStep {
+        _PledgeStep(
+            box,
+            fire: { _, cascade in
+                cascade.firstHopOfBox = false
+                queue.run(self, result, into: box, flags: flags)
+                return nil
+            }, isHop: true)
     }
 
     /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
@@ -130,8 +136,8 @@ extension Thenable {
             let flags = flags?.rawValue
             Trampoline.run(
                 _pipe(nil) { _, result in
-                    guard let queue else { return operation.run(result, into: box) }
-                    return operation.run(result, into: box, on: queue, flags: flags)
+                    guard let queue, operation.acts(on: result) else { return operation.run(result, into: box) }
+                    return operation.dispatchedHop(result, into: box, on: queue, flags: flags)
                 })
             return box
         }
@@ -197,10 +203,11 @@ extension DispatchQueue {
             async(flags: DispatchWorkItemFlags(rawValue: flags)) {
                 Trampoline.run(operation.run(result, into: box))
             }
-        } else {
-            // The block's run may take the chain's next hops to this queue inline (see
-            // `Cascade`).
+        } else if conf.chainsShareBlocks, self !== DispatchQueue.main {
+            // The block's run may take the chain's next hop to this queue inline (see `Cascade`).
             async { Trampoline.run(operation.run(result, into: box), onQueue: self) }
+        } else {
+            async { Trampoline.run(operation.run(result, into: box)) }
         }
     }
 }

@@ -1,9 +1,11 @@
 import Dispatch
+import Foundation
 import Pledge
 import Testing
 
 /// How a chain moves between queues: a handler for the queue a Pledge block already runs on
-/// runs in that block, up to 16 in a row, and nowhere else runs a queued handler inline.
+/// may run at the end of that block, up to 16 times per block, and nowhere else does a queued
+/// handler run inline.
 @Suite struct QueueHopTests {
     /// Waits for `semaphore`, for at most the tests' generous timeout.
     private func waited(_ semaphore: DispatchSemaphore) -> Bool {
@@ -176,6 +178,118 @@ import Testing
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
         #expect(outcome.all == ["saw its sibling"])
+    }
+
+    /// A pending promise that a `map(on: queue)` block resolves, so that its handlers fire
+    /// inside a Pledge block on `queue`, and the resolver that starts it.
+    private func resolvedInABlock(on queue: DispatchQueue) -> (Promise<Int>, Resolver<Int>) {
+        let (gate, resolver) = Promise<Int>.pending()
+        return (gate.map(on: queue) { $0 }, resolver)
+    }
+
+    @Test(arguments: [false, true])
+    func aHandlerWithFlagsKeepsItsPlaceAheadOfALaterHandler(serialQueue: Bool) {
+        let queue = serialQueue ? TestQueues.serial("hops.flags") : TestQueues.concurrent("hops.flags.c")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedInABlock(on: queue)
+        promise.done(on: queue, flags: serialQueue ? [] : .barrier) { _ in events.append("with flags") }.cauterize()
+        promise.done(on: queue) { _ in
+            events.append("later")
+            finished.signal()
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        queue.sync(flags: .barrier) {}
+        #expect(events.all == ["with flags", "later"])
+    }
+
+    @Test(arguments: [false, true])
+    func anInlineHandlerRunsAfterTheCascadesOfEarlierInlineHandlers(serialQueue: Bool) {
+        let queue = serialQueue ? TestQueues.serial("hops.tail") : TestQueues.concurrent("hops.tail.c")
+        let cascadeRan = DispatchSemaphore(value: 0)
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedInABlock(on: queue)
+        // The queued handler waits for the cascade of the `on: nil` handler attached after it,
+        // which starts first: it must not run ahead of that cascade in the same block.
+        promise.done(on: queue) { _ in
+            events.append(cascadeRan.wait(timeout: .testTimeout) == .success ? "saw the cascade" : "timed out")
+            finished.signal()
+        }.cauterize()
+        promise.map(on: nil) { $0 }.done(on: nil) { _ in cascadeRan.signal() }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout + 10) == .success)
+        #expect(events.all == ["saw the cascade"])
+    }
+
+    @Test func handlersOfTwoPromisesOnAConcurrentQueueDoNotWaitForEachOther() {
+        let queue = TestQueues.concurrent("hops.cousins")
+        let firstRan = DispatchSemaphore(value: 0)
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedInABlock(on: queue)
+        let cousin = promise.map(on: nil) { $0 }
+        promise.done(on: queue) { _ in firstRan.signal() }.cauterize()
+        cousin.done(on: queue) { _ in
+            events.append(firstRan.wait(timeout: .testTimeout) == .success ? "saw the first" : "timed out")
+            finished.signal()
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout + 10) == .success)
+        #expect(events.all == ["saw the first"])
+    }
+
+    @Test func aHandlerAttachedFromAnotherThreadWhileThePromiseFiresRunsAfterTheEarlierOnes() {
+        let queue = TestQueues.serial("hops.cross-thread")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let firing = DispatchSemaphore(value: 0)
+        let attached = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedInABlock(on: queue)
+        promise.done(on: queue) { _ in events.append("early") }.cauterize()
+        // Holds the promise in its firing phase until the other thread has attached.
+        promise.done(on: nil) { _ in
+            firing.signal()
+            _ = attached.wait(timeout: .testTimeout)
+        }.cauterize()
+        Thread.detachNewThread {
+            _ = firing.wait(timeout: .testTimeout)
+            promise.done(on: queue) { _ in
+                events.append("late")
+                finished.signal()
+            }.cauterize()
+            attached.signal()
+        }
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == ["early", "late"])
+    }
+
+    @Test func withChainsShareBlocksOffEveryHandlerGetsABlockOfItsOwn() async {
+        await #expect(processExitsWith: .success) {
+            conf.chainsShareBlocks = false
+            let queue = TestQueues.serial("hops.off")
+            let events = Recorder<String>()
+            let finished = DispatchSemaphore(value: 0)
+            let (first, resolver) = Promise<Int>.pending()
+            first.map(on: queue) { value -> Int in
+                events.append("step 1")
+                queue.async { events.append("other block") }
+                return value
+            }.map(on: queue) { value -> Int in
+                events.append("step 2")
+                return value
+            }.done(on: queue) { _ in finished.signal() }.cauterize()
+            resolver.fulfill(0)
+
+            #expect(finished.wait(timeout: .testTimeout) == .success)
+            #expect(events.all == ["step 1", "other block", "step 2"])
+        }
     }
 
     @Test func inlineHopsReleaseEveryValueOfTheChain() {
