@@ -41,8 +41,15 @@ public struct _PledgeStep {
 ///   on a concurrent queue they still run concurrently with it, and on a serial one after it;
 /// - only when the run has no tail yet: the tail runs once everything else the block started
 ///   has run, exactly where a block dispatched at that moment would have started had the queue
-///   been empty, so it overtakes nothing the block itself started;
+///   been empty;
+/// - only while the block has dispatched no hop to its own queue: a later tail would overtake
+///   that hop's block;
 /// - at most ``Cascade/hopsPerBlock`` times per block.
+///
+/// So a tail overtakes no handler the block's own run dispatched. It does overtake other work
+/// queued on the queue meanwhile, including what user code queued from inside a handler (by
+/// `async`, or by resolving a promise whose handler is for the queue), which is the trade-off
+/// ``PMKConfiguration/chainsShareBlocks`` documents.
 ///
 /// User code that resolves a promise starts a run of its own, with no queue, so a queued handler
 /// never runs inside user code, or inside a `sync` block that user code entered.
@@ -86,15 +93,31 @@ struct Cascade {
         hasTail = false
     }
 
-    /// Whether a hop to `queue` may run now, inline, instead of in a block of its own; if so,
-    /// counts it. Either way, later hops of the same firing box may not.
+    /// Whether a hop to `queue` may run inline, as the run's tail, instead of in a block of its
+    /// own; if so, counts it. Either way, later hops of the same firing box may not.
+    ///
+    /// A hop to this run's own queue that is refused is dispatched behind the current block, so
+    /// from then on no hop may run inline in this block: a later tail would overtake it.
     @inlinable
     mutating func mayHopInline(to queue: DispatchQueue) -> Bool {
         let first = firstHopOfBox
         firstHopOfBox = false
-        guard first, !hasTail, hopsLeft > 0, self.queue == ObjectIdentifier(queue) else { return false }
+        guard self.queue == ObjectIdentifier(queue) else { return false }
+        guard first, !hasTail, hopsLeft > 0 else {
+            hopsLeft = 0
+            return false
+        }
         hopsLeft -= 1
         return true
+    }
+
+    /// Records a hop to `queue` that is dispatched whatever the run says (one with flags): it
+    /// counts as the firing box's first hop, and, when it goes to this run's own queue, ends
+    /// inline hops in this block (see ``mayHopInline(to:)``).
+    @inlinable
+    mutating func noteDispatchedHop(to queue: DispatchQueue) {
+        firstHopOfBox = false
+        if self.queue == ObjectIdentifier(queue) { hopsLeft = 0 }
     }
 
     /// Makes `step` the run's tail (see ``hasTail``). Only after ``mayHopInline(to:)`` said yes.

@@ -95,16 +95,17 @@ public final class PMKConfiguration: Sendable {
     /// Whether a chain's handlers for one queue may share the blocks Pledge dispatches there.
     /// Defaults to `true`.
     ///
-    /// When a promise is resolved inside a block Pledge dispatched to queue `q`, its first handler
-    /// for `q` then runs at the end of that block, once everything else the block started has
-    /// run, instead of in a new block at the back of `q`. A block does this for at most 16
-    /// handlers after its own. A chain of handlers on one queue then costs one dispatch per 17
-    /// handlers instead of one per handler, but it no longer lets other work queued on `q` in the
-    /// meantime run between its handlers. The main queue never shares blocks, so UI code keeps
-    /// PromiseKit's order. Set this to `false` to queue one block per handler on every queue, as
-    /// PromiseKit does: for code that queues work on `q` from a handler and expects the next
-    /// handler on `q` to run after it, or that waits inside a handler for work queued on its own
-    /// serial queue.
+    /// When a promise is resolved inside a block Pledge dispatched to queue `q`, and its first
+    /// queued handler is for `q`, that handler then runs at the end of the same block, once
+    /// everything else the block started has run, instead of in a new block at the back of `q`.
+    /// A block does this for at most 16 handlers after its own, and stops once it has had to
+    /// dispatch a handler to `q`. A chain of handlers on one queue then costs one dispatch per 17
+    /// handlers instead of one per handler, but other work queued on `q` in the meantime (by
+    /// other code, or by a handler itself) no longer runs between its handlers. The main queue
+    /// never shares blocks, so UI code keeps PromiseKit's order. Set this to `false` to queue one
+    /// block per handler on every queue, as PromiseKit does: for code that queues work on `q`
+    /// from a handler and expects the next handler on `q` to run after it, or that waits inside a
+    /// handler for work queued earlier on its own serial queue.
     ///
     /// Either way, a handler never runs inside the call that attaches it or that resolves its
     /// promise, and the handlers of one promise start in the order they were attached.

@@ -51,7 +51,7 @@ extension ChainOperation {
         _PledgeStep(
             box,
             fire: { _, cascade in
-                cascade.firstHopOfBox = false
+                cascade.noteDispatchedHop(to: queue)
                 queue.run(self, result, into: box, flags: flags)
                 return nil
             }, isHop: true)

@@ -225,6 +225,27 @@ import Testing
         #expect(events.all == ["saw the cascade"])
     }
 
+    @Test func aChainDoesNotOvertakeASiblingThatItsBlockDispatched() {
+        let queue = TestQueues.serial("hops.overtake")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedInABlock(on: queue)
+        // The first handler runs as the block's tail; the second is dispatched behind the block.
+        // The first handler's own next handler must then queue behind the second, not overtake it.
+        promise.map(on: queue) { value -> Int in
+            events.append("first")
+            return value
+        }.done(on: queue) { _ in
+            events.append("after first")
+            finished.signal()
+        }.cauterize()
+        promise.done(on: queue) { _ in events.append("second") }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == ["first", "second", "after first"])
+    }
+
     @Test func handlersOfTwoPromisesOnAConcurrentQueueDoNotWaitForEachOther() {
         let queue = TestQueues.concurrent("hops.cousins")
         let firstRan = DispatchSemaphore(value: 0)
