@@ -25,7 +25,19 @@ enum QueueWorkloads {
             baseline: Workload(
                 name: "\(steps) nested q.async", unit: "ns/step",
                 sample: .sync { nestedAsyncHops(steps) }),
-            references: [AsyncWorkloads.actorHops(steps)])
+            references: [oneBlockPerStep(steps), AsyncWorkloads.actorHops(steps)])
+    }
+
+    /// For W3: the same chain with `conf.chainsShareBlocks` off, so that every step is a block of
+    /// its own, as in PromiseKit: what sharing blocks saves.
+    static func oneBlockPerStep(_ steps: Int) -> Workload {
+        Workload(
+            name: "the same, one block per step (chainsShareBlocks off)", unit: "ns/step",
+            sample: .sync {
+                conf.chainsShareBlocks = false
+                defer { conf.chainsShareBlocks = true }
+                return promiseHops(steps)
+            })
     }
 
     /// Builds and runs W3's chain; returns nanoseconds per step.
