@@ -127,8 +127,8 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// resolved. Called only by the trampoline, on the thread that sealed the box.
     ///
     /// - Returns: the step of the first handler that handed one back. The steps of later
-    ///   handlers, from every batch, go on the cascade's stack so that they are popped in attachment order
-    ///   after that step's cascade.
+    ///   handlers, from every batch, go on the cascade's stack so that they are popped in
+    ///   attachment order after that step's cascade.
     @inlinable
     static func fire(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `resolveEmpty` creates steps for this function, always with an

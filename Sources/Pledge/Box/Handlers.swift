@@ -85,17 +85,17 @@ struct Handlers<R: Sendable> {
     }
 
     /// Keeps `step` as the next one when there is none yet, and queues it after the others
-    /// otherwise. A hop is run first, while the box is still firing: it dispatches its operation,
-    /// or runs it inline and hands back the step of the box it resolved, which is kept instead.
+    /// otherwise. A queued handler's hop is run at once instead, while the box is still firing:
+    /// it dispatches its operation, or makes it the run's tail (see ``Cascade``), and leaves
+    /// nothing to keep.
     @inlinable @inline(__always)
     static func collect(
         _ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ later: inout [_PledgeStep],
         _ cascade: inout Cascade
     ) {
-        var step = step
         if step.isHop {
-            guard let after = step.fire(step.box, &cascade) else { return }
-            step = after
+            _ = step.fire(step.box, &cascade)
+            return
         }
         if next == nil {
             next = step

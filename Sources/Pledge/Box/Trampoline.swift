@@ -14,8 +14,8 @@ public struct _PledgeStep {
     let box: AnyObject
     @usableFromInline
     let fire: (AnyObject, inout Cascade) -> _PledgeStep?
-    /// Whether this is a queued handler's hop (see ``QueuedChainedBox``), which the box firing
-    /// the handler runs at once, rather than a cascade to run later.
+    /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
+    /// handler runs at once and which hands back no step, rather than a cascade to run later.
     @usableFromInline
     let isHop: Bool
 

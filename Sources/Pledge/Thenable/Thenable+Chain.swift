@@ -15,8 +15,9 @@ protocol ChainOperation: Sendable {
     associatedtype Output: Sendable
 
     /// Whether `run` calls user code for `result`. Only such results go to the operator's queue
-    /// (dispatched, or run in the current block on it, see `Cascade`); the others (a rejection reaching `map`, a fulfilment reaching `catch`)
-    /// pass through inline, without dispatching.
+    /// (dispatched, or run at the end of the current block on it, see `Cascade`); the others (a
+    /// rejection reaching `map`, a fulfilment reaching `catch`) pass through inline, without
+    /// dispatching.
     func acts(on result: Result<Input, Error>) -> Bool
 
     /// Resolves `box` for `result`, directly or by following another thenable, running user code
@@ -124,7 +125,7 @@ extension Thenable {
             flags = nil
             if let result = _settledResult { return operation.settled(result) }
         }
-        // The operator's box is its own handler: one allocation for both.
+        // The operator's box is its own handler (one allocation for both), here and below.
         if flags == nil, let queue, let source = _box { return _attach(to: source, on: queue, operation) }
         guard flags == nil, _isPledge else {
             // The operation travels in the handler's closure, which the thenable releases once
