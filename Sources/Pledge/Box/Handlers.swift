@@ -37,12 +37,23 @@ struct Handlers<R: Sendable> {
         return unsafeDowncast(target, to: HandlerList<R>.self)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func append(_ newTarget: consuming (any HandlerTarget)?, _ newHandler: consuming @escaping BoxHandler<R>) {
         if isEmpty {
+            // The usual case, kept inline in the caller.
             target = newTarget
             handler = newHandler
-        } else if let list {
+        } else {
+            appendToMany(newTarget, newHandler)
+        }
+    }
+
+    /// ``append(_:_:)`` when a handler is already stored.
+    @inlinable
+    mutating func appendToMany(
+        _ newTarget: consuming (any HandlerTarget)?, _ newHandler: consuming @escaping BoxHandler<R>
+    ) {
+        if let list {
             list.items.append(StoredHandler(target: newTarget, handler: newHandler))
         } else if let handler {
             let list = HandlerList<R>([
