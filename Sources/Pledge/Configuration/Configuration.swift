@@ -114,6 +114,16 @@ public final class PMKConfiguration: Sendable {
         set { sharesBlocks.store(newValue, ordering: .relaxed) }
     }
 
+    /// Whether a block Pledge dispatches to `queue` now may take the chain's next hops inline:
+    /// ``chainsShareBlocks`` is on and `queue` is not the main queue.
+    ///
+    /// The main queue is recognised by a specific set on it, not by identity: on Linux each
+    /// `DispatchQueue.main` is a new object.
+    @usableFromInline
+    func blocksShare(on queue: DispatchQueue) -> Bool {
+        chainsShareBlocks && !MainThread.isMainQueue(queue)
+    }
+
     /// The policy `catch` and `recover` use when none is passed. Defaults to
     /// ``CatchPolicy/allErrorsExceptCancellation``, as in PromiseKit.
     public var catchPolicy: CatchPolicy {
@@ -197,6 +207,11 @@ enum MainThread {
 
     static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: key) != nil
+    }
+
+    /// Whether `queue` is the main queue, whichever `DispatchQueue` object stands for it.
+    static func isMainQueue(_ queue: DispatchQueue) -> Bool {
+        queue.getSpecific(key: key) != nil
     }
 }
 

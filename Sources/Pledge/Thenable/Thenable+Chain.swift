@@ -204,7 +204,7 @@ extension DispatchQueue {
             async(flags: DispatchWorkItemFlags(rawValue: flags)) {
                 Trampoline.run(operation.run(result, into: box))
             }
-        } else if conf.chainsShareBlocks, self !== DispatchQueue.main {
+        } else if conf.blocksShare(on: self) {
             // The block's run may take the chain's next hop to this queue inline (see `Cascade`).
             async { Trampoline.run(operation.run(result, into: box), onQueue: self) }
         } else {

@@ -291,6 +291,26 @@ import Testing
         #expect(events.all == ["early", "late"])
     }
 
+    @Test func handlersOnTheMainQueueNeverShareABlock() {
+        // One object for the main queue throughout, so that only the main-queue rule (and not a
+        // mismatch of objects: on Linux each `DispatchQueue.main` is a new one) stops sharing.
+        // Swift Testing's entry point drains the main queue.
+        let main = DispatchQueue.main
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        Promise.value(0).map(on: main) { value -> Int in
+            events.append("step 1")
+            main.async { events.append("other block") }
+            return value
+        }.map(on: main) { value -> Int in
+            events.append("step 2")
+            return value
+        }.done(on: main) { _ in finished.signal() }.cauterize()
+
+        #expect(waited(finished))
+        #expect(events.all == ["step 1", "other block", "step 2"])
+    }
+
     @Test func withChainsShareBlocksOffEveryHandlerGetsABlockOfItsOwn() async {
         await #expect(processExitsWith: .success) {
             conf.chainsShareBlocks = false
