@@ -48,6 +48,14 @@ public final class PMKConfiguration: Sendable {
     /// rather than part of the locked state.
     let sharesBlocks = Atomic<Bool>(true)
 
+    /// Whether ``Q`` was ever assigned. Until it is, reading ``Q`` (which every operator does for
+    /// its default `on:`) returns ``defaultQueue`` twice without taking the lock, so the many
+    /// threads of a server that build chains with the default queues do not all take the same
+    /// lock on every operator call. Set, with release ordering, before the new queues are
+    /// stored; never cleared.
+    @usableFromInline
+    let queuesAssigned = Atomic<Bool>(false)
+
     /// The serial queue that both ``Q`` defaults point at.
     public static let defaultQueue: DispatchQueue = {
         let queue = DispatchQueue(label: "org.pledge.default-handlers")
@@ -77,11 +85,23 @@ public final class PMKConfiguration: Sendable {
     ///
     /// `nil` means "run inline", on whichever thread resolves the promise. Both default to
     /// ``defaultQueue``.
+    ///
+    /// Reading it is lock-free until it is first assigned (see `queuesAssigned`), and inlinable,
+    /// so an operator's default `on:` reads only the queue it needs.
     public var Q: (map: DispatchQueue?, return: DispatchQueue?) {
-        get { state.withLock { ($0.mapQueue, $0.returnQueue) } }
+        @inlinable get {
+            // A reader racing the first assignment may still see the defaults, as it may with any
+            // assignment; once the assignment has returned, every reader takes the lock and sees
+            // the new queues.
+            if !queuesAssigned.load(ordering: .acquiring) {
+                return (PMKConfiguration.defaultQueue, PMKConfiguration.defaultQueue)
+            }
+            return assignedQueues()
+        }
         set {
             if let queue = newValue.map { HandlerQueueTag.tag(queue) }
             if let queue = newValue.return { HandlerQueueTag.tag(queue) }
+            queuesAssigned.store(true, ordering: .releasing)
             // The old queues are released after the lock, like every replaced value here.
             let old = state.withLock { state in
                 let old = (state.mapQueue, state.returnQueue)
@@ -90,6 +110,12 @@ public final class PMKConfiguration: Sendable {
             }
             withExtendedLifetime(old) {}
         }
+    }
+
+    /// ``Q`` once it has been assigned: read under the lock.
+    @usableFromInline
+    func assignedQueues() -> (map: DispatchQueue?, return: DispatchQueue?) {
+        state.withLock { ($0.mapQueue, $0.returnQueue) }
     }
 
     /// Whether a chain's handlers for one queue may share the blocks Pledge dispatches there.
