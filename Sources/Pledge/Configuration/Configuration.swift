@@ -11,8 +11,8 @@ import Synchronization
 
 /// The process-wide defaults every Pledge call starts from.
 ///
-/// Read and write it from any thread; each property is guarded by a lock. Assignment works as in
-/// PromiseKit:
+/// Read and write it from any thread: each property is guarded by a lock or is an atomic, and
+/// reading ``Q`` takes no lock until it is first assigned. Assignment works as in PromiseKit:
 ///
 /// ```swift
 /// conf.Q = (map: myQueue, return: .main)   // both queues at once
@@ -141,13 +141,16 @@ public final class PMKConfiguration: Sendable {
     }
 
     /// Whether a block Pledge dispatches to `queue` now may take the chain's next hops inline:
-    /// ``chainsShareBlocks`` is on and `queue` is not the main queue.
+    /// ``chainsShareBlocks`` is on and `queue` is not the main queue. (A queue that targets the
+    /// main queue is not recognised, and shares.)
     ///
     /// The main queue is recognised by a specific set on it, not by identity: on Linux each
     /// `DispatchQueue.main` is a new object.
     @usableFromInline
     func blocksShare(on queue: DispatchQueue) -> Bool {
-        chainsShareBlocks && !MainThread.isMainQueue(queue)
+        guard chainsShareBlocks else { return false }
+        // The default queue first, by identity: asking a queue for a specific takes its lock.
+        return queue === PMKConfiguration.defaultQueue || !MainThread.isMainQueue(queue)
     }
 
     /// The policy `catch` and `recover` use when none is passed. Defaults to

@@ -311,6 +311,24 @@ import Testing
         #expect(events.all == ["step 1", "other block", "step 2"])
     }
 
+    @Test func handlersOnTheDefaultQueueShareABlock() {
+        let queue = PMKConfiguration.defaultQueue
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        Promise.value(0).map(on: queue) { value -> Int in
+            events.append("step 1")
+            queue.async { events.append("other block") }
+            return value
+        }.map(on: queue) { value -> Int in
+            events.append("step 2")
+            return value
+        }.done(on: queue) { _ in finished.signal() }.cauterize()
+
+        #expect(waited(finished))
+        queue.drain()
+        #expect(events.all == ["step 1", "step 2", "other block"])
+    }
+
     @Test func withChainsShareBlocksOffEveryHandlerGetsABlockOfItsOwn() async {
         await #expect(processExitsWith: .success) {
             conf.chainsShareBlocks = false
