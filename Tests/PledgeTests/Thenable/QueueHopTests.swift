@@ -168,13 +168,14 @@ import Testing
         let outcome = Recorder<String>()
         // Resolved inside a block on `queue`: its first handler may run in that block, but its
         // sibling must still get a block of its own, or the first would wait for it forever.
-        let base = Promise.value(1).map(on: queue) { $0 }
+        let (base, resolver) = resolvedInABlock(on: queue)
         base.done(on: queue) { _ in
             let sawSibling = siblingStarted.wait(timeout: .testTimeout) == .success
             outcome.append(sawSibling ? "saw its sibling" : "timed out")
             finished.signal()
         }.cauterize()
         base.done(on: queue) { _ in siblingStarted.signal() }.cauterize()
+        resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
         #expect(outcome.all == ["saw its sibling"])
@@ -298,7 +299,9 @@ import Testing
         let main = DispatchQueue.main
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
-        Promise.value(0).map(on: main) { value -> Int in
+        // The whole chain is attached before it starts, so that step 2 waits on a pending box.
+        let (first, resolver) = Promise<Int>.pending()
+        first.map(on: main) { value -> Int in
             events.append("step 1")
             main.async { events.append("other block") }
             return value
@@ -306,6 +309,7 @@ import Testing
             events.append("step 2")
             return value
         }.done(on: main) { _ in finished.signal() }.cauterize()
+        resolver.fulfill(0)
 
         #expect(waited(finished))
         #expect(events.all == ["step 1", "other block", "step 2"])
@@ -315,7 +319,9 @@ import Testing
         let queue = PMKConfiguration.defaultQueue
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
-        Promise.value(0).map(on: queue) { value -> Int in
+        // The whole chain is attached before it starts, so that step 2 waits on a pending box.
+        let (first, resolver) = Promise<Int>.pending()
+        first.map(on: queue) { value -> Int in
             events.append("step 1")
             queue.async { events.append("other block") }
             return value
@@ -323,6 +329,7 @@ import Testing
             events.append("step 2")
             return value
         }.done(on: queue) { _ in finished.signal() }.cauterize()
+        resolver.fulfill(0)
 
         #expect(waited(finished))
         queue.drain()
