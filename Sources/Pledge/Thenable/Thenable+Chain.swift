@@ -160,7 +160,8 @@ extension Thenable {
 
     /// Whether this thenable is a promise or a guarantee, as opposed to a thenable outside
     /// Pledge. Compares types rather than casting `self`, so that specialised code decides at
-    /// compile time and copies no reference.
+    /// compile time and copies no reference. (Spelled `_box != nil`, W2 ran 12% more
+    /// instructions.)
     @inlinable
     var _isPledge: Bool {
         Self.self == Promise<T>.self || Self.self == Guarantee<T>.self
@@ -182,10 +183,7 @@ extension Thenable {
     /// overtaking them. Always `nil` for thenables outside Pledge, which then simply attach.
     @inlinable
     var _settledResult: Result<T, Error>? {
-        // Safety: see `_box`.
-        if Self.self == Promise<T>.self { return unsafeDowncast(self, to: Promise<T>.self).box.settledValue }
-        if Self.self == Guarantee<T>.self { return unsafeDowncast(self, to: Guarantee<T>.self).box.settledValue }
-        return nil
+        _box?.settledValue
     }
 }
 

@@ -292,34 +292,14 @@ import Testing
         #expect(events.all == ["early", "late"])
     }
 
-    @Test func handlersOnTheMainQueueNeverShareABlock() {
-        // One object for the main queue throughout, so that only the main-queue rule (and not a
-        // mismatch of objects: on Linux each `DispatchQueue.main` is a new one) stops sharing.
-        // Swift Testing's entry point drains the main queue.
-        let main = DispatchQueue.main
+    /// Runs a two-step chain of `map(on: queue)`, attached whole before it starts, whose first
+    /// step queues another block on `queue`; records where that block ran relative to the steps.
+    ///
+    /// - Returns: whether the chain finished in time, and the order of `step 1`, `step 2` and
+    ///   `other block` once `queue` has run everything queued so far.
+    static func stepsAroundAQueuedBlock(on queue: DispatchQueue) -> (finished: Bool, events: [String]) {
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
-        // The whole chain is attached before it starts, so that step 2 waits on a pending box.
-        let (first, resolver) = Promise<Int>.pending()
-        first.map(on: main) { value -> Int in
-            events.append("step 1")
-            main.async { events.append("other block") }
-            return value
-        }.map(on: main) { value -> Int in
-            events.append("step 2")
-            return value
-        }.done(on: main) { _ in finished.signal() }.cauterize()
-        resolver.fulfill(0)
-
-        #expect(waited(finished))
-        #expect(events.all == ["step 1", "other block", "step 2"])
-    }
-
-    @Test func handlersOnTheDefaultQueueShareABlock() {
-        let queue = PMKConfiguration.defaultQueue
-        let events = Recorder<String>()
-        let finished = DispatchSemaphore(value: 0)
-        // The whole chain is attached before it starts, so that step 2 waits on a pending box.
         let (first, resolver) = Promise<Int>.pending()
         first.map(on: queue) { value -> Int in
             events.append("step 1")
@@ -331,30 +311,35 @@ import Testing
         }.done(on: queue) { _ in finished.signal() }.cauterize()
         resolver.fulfill(0)
 
-        #expect(waited(finished))
-        queue.drain()
-        #expect(events.all == ["step 1", "step 2", "other block"])
+        let inTime = finished.wait(timeout: .testTimeout) == .success
+        queue.sync {}
+        return (inTime, events.all)
+    }
+
+    @Test func handlersOnTheMainQueueNeverShareABlock() {
+        // One object for the main queue throughout, so that only the main-queue rule (and not a
+        // mismatch of objects: on Linux each `DispatchQueue.main` is a new one) stops sharing.
+        // Swift Testing's entry point drains the main queue.
+        let run = Self.stepsAroundAQueuedBlock(on: DispatchQueue.main)
+
+        #expect(run.finished)
+        #expect(run.events == ["step 1", "other block", "step 2"])
+    }
+
+    @Test func handlersOnTheDefaultQueueShareABlock() {
+        let run = Self.stepsAroundAQueuedBlock(on: PMKConfiguration.defaultQueue)
+
+        #expect(run.finished)
+        #expect(run.events == ["step 1", "step 2", "other block"])
     }
 
     @Test func withChainsShareBlocksOffEveryHandlerGetsABlockOfItsOwn() async {
         await #expect(processExitsWith: .success) {
             conf.chainsShareBlocks = false
-            let queue = TestQueues.serial("hops.off")
-            let events = Recorder<String>()
-            let finished = DispatchSemaphore(value: 0)
-            let (first, resolver) = Promise<Int>.pending()
-            first.map(on: queue) { value -> Int in
-                events.append("step 1")
-                queue.async { events.append("other block") }
-                return value
-            }.map(on: queue) { value -> Int in
-                events.append("step 2")
-                return value
-            }.done(on: queue) { _ in finished.signal() }.cauterize()
-            resolver.fulfill(0)
+            let run = QueueHopTests.stepsAroundAQueuedBlock(on: TestQueues.serial("hops.off"))
 
-            #expect(finished.wait(timeout: .testTimeout) == .success)
-            #expect(events.all == ["step 1", "other block", "step 2"])
+            #expect(run.finished)
+            #expect(run.events == ["step 1", "other block", "step 2"])
         }
     }
 
