@@ -29,9 +29,10 @@ enum PledgeBench {
         }
     }
 
-    /// Runs the command line `arguments` (without the executable's name); returns the exit
-    /// status.
-    static func main(_ arguments: [String]) -> Int32 {
+    /// Runs the command line `arguments` (without the executable's name) over the benchmarks that
+    /// `suite` lists; returns the exit status. `suite` is this file's list, except in the
+    /// SwiftNIO comparison (`Benchmarks/NIOComparison`), which compiles these sources too.
+    static func main(_ arguments: [String], suite: (Scale) -> [Benchmark] = PledgeBench.suite) -> Int32 {
         let options: Options
         do throws(UsageError) {
             options = try Options.parse(arguments)
@@ -48,7 +49,7 @@ enum PledgeBench {
             runProbe(probe.name, probe.count)
             return 0
         }
-        return runSuite(options)
+        return runSuite(options, suite: suite)
     }
 
     /// `--probe`: one workload, `count` times, no output.
@@ -63,7 +64,7 @@ enum PledgeBench {
         }
     }
 
-    static func runSuite(_ options: Options) -> Int32 {
+    static func runSuite(_ options: Options, suite: (Scale) -> [Benchmark]) -> Int32 {
         // Read the saved run first, so that a bad path fails before a long run, not after.
         var saved: RunRecord?
         if let path = options.comparePath {

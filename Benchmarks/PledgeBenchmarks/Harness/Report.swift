@@ -44,9 +44,14 @@ struct RunInfo: Codable {
     /// One line for the top of the table.
     var summary: String {
         let load = loadAverage.map { ", load average \(Format.number($0))" } ?? ""
-        return "pledge-bench: \(configuration) build, Swift \(swift), \(quick ? "quick" : "full") sizes, "
+        return "\(programName): \(configuration) build, Swift \(swift), \(quick ? "quick" : "full") sizes, "
             + "\(repetitions) repetition\(repetitions == 1 ? "" : "s") + 1 warm-up, \(cpus) CPUs\(load), heap sizes from \(heapSource ?? "nowhere")"
     }
+}
+
+/// This executable's file name: `pledge-bench`, or `pledge-vs-nio` for the SwiftNIO comparison.
+private var programName: String {
+    CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pledge-bench"
 }
 
 private func currentHostname() -> String {
