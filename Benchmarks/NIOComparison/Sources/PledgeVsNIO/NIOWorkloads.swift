@@ -22,11 +22,13 @@ enum NIOComparison {
 
     /// pledge-bench's W1–W6, each with its NIO equivalent as the baseline and its own baseline
     /// (the job without any promise library) kept as a reference. W1 and W2 also show NIO on an
-    /// `EmbeddedEventLoop`, its cheapest loop (no thread, no locks; for tests).
+    /// `EmbeddedEventLoop`, its cheapest loop (no thread, no locks; for tests), and W3 the chain
+    /// built on the loop itself, where NIO queues no task per step.
     static func suite(_ scale: Scale) -> [Benchmark] {
-        let embedded: [String: Workload] = [
+        let more: [String: Workload] = [
             "W1": resolvedChainOnEmbeddedLoop(scale),
             "W2": pendingThenResolveOnEmbeddedLoop(scale),
+            "W3": chainBuiltOnTheLoop(scale),
         ]
         let nio: [String: Workload] = [
             "W1": resolvedChain(scale),
@@ -41,7 +43,7 @@ enum NIOComparison {
             guard let workload = nio[benchmark.id] else { return nil }
             return Benchmark(
                 id: benchmark.id, subject: benchmark.subject, baseline: workload,
-                references: [benchmark.baseline] + (embedded[benchmark.id].map { [$0] } ?? []),
+                references: [benchmark.baseline] + (more[benchmark.id].map { [$0] } ?? []),
                 family: benchmark.family, warmUp: benchmark.warmUp,
                 maxRepetitions: benchmark.maxRepetitions)
         }
@@ -160,6 +162,37 @@ enum NIOComparison {
                     future.whenSuccess { value in
                         last.value.store(value, ordering: .releasing)
                         finished.signal()
+                    }
+                    promise.succeed(0)
+                    finished.wait()
+                }
+                let value = last.value.load(ordering: .acquiring)
+                Failures.shared.check(value == steps, "NIO W3 chain ended with \(value), expected \(steps)")
+                return elapsed
+            })
+    }
+
+    /// W3's chain built on the loop's thread, so that NIO stores each callback at once instead
+    /// of queueing a task to add it; then succeeded from the main thread, which waits.
+    static func chainBuiltOnTheLoop(_ scale: Scale) -> Workload {
+        let steps = scale.pick(full: 10_000, quick: 2_000)
+        return Workload(
+            name: "NIO: the same chain built on its loop", unit: "ns/step",
+            sample: .sync {
+                let finished = DispatchSemaphore(value: 0)
+                let last = LastValue()
+                let elapsed = nanoseconds(per: steps) {
+                    let promise = loop.makePromise(of: Int.self)
+                    _ = onLoop {
+                        var future = promise.futureResult
+                        for _ in 0..<steps {
+                            future = future.map { $0 &+ 1 }
+                        }
+                        future.whenSuccess { value in
+                            last.value.store(value, ordering: .releasing)
+                            finished.signal()
+                        }
+                        return 0
                     }
                     promise.succeed(0)
                     finished.wait()
