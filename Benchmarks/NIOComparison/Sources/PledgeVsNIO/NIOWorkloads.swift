@@ -141,66 +141,52 @@ enum NIOComparison {
             })
     }
 
-    // MARK: - W3: a chain built on the main thread, run on the loop
+    // MARK: - W3: a chain run on the loop
 
-    /// W3: a chain of `map`s built on the main thread on a pending promise of the loop, then
+    /// W3: a chain of `map`s on a pending promise of the loop, built on the main thread, then
     /// succeeded; the main thread waits for the last step. Per step, building included, as in
     /// Pledge's W3.
     static func chainOnTheLoop(_ scale: Scale) -> Workload {
         let steps = scale.pick(full: 10_000, quick: 2_000)
         return Workload(
             name: "NIO: \(steps)-step map chain built off its loop", unit: "ns/step",
-            sample: .sync {
-                let finished = DispatchSemaphore(value: 0)
-                let last = LastValue()
-                let elapsed = nanoseconds(per: steps) {
-                    let promise = loop.makePromise(of: Int.self)
-                    var future = promise.futureResult
-                    for _ in 0..<steps {
-                        future = future.map { $0 &+ 1 }
-                    }
-                    future.whenSuccess { value in
-                        last.value.store(value, ordering: .releasing)
-                        finished.signal()
-                    }
-                    promise.succeed(0)
-                    finished.wait()
-                }
-                let value = last.value.load(ordering: .acquiring)
-                Failures.shared.check(value == steps, "NIO W3 chain ended with \(value), expected \(steps)")
-                return elapsed
-            })
+            sample: .sync { mapChain(steps, builtOnLoop: false) })
     }
 
     /// W3's chain built on the loop's thread, so that NIO stores each callback at once instead
-    /// of queueing a task to add it; then succeeded from the main thread, which waits.
+    /// of queueing a task to add it.
     static func chainBuiltOnTheLoop(_ scale: Scale) -> Workload {
         let steps = scale.pick(full: 10_000, quick: 2_000)
         return Workload(
             name: "NIO: the same chain built on its loop", unit: "ns/step",
-            sample: .sync {
-                let finished = DispatchSemaphore(value: 0)
-                let last = LastValue()
-                let elapsed = nanoseconds(per: steps) {
-                    let promise = loop.makePromise(of: Int.self)
-                    _ = onLoop {
-                        var future = promise.futureResult
-                        for _ in 0..<steps {
-                            future = future.map { $0 &+ 1 }
-                        }
-                        future.whenSuccess { value in
-                            last.value.store(value, ordering: .releasing)
-                            finished.signal()
-                        }
-                        return 0
-                    }
-                    promise.succeed(0)
-                    finished.wait()
+            sample: .sync { mapChain(steps, builtOnLoop: true) })
+    }
+
+    /// Builds W3's chain, on the main thread or on the loop's, succeeds its promise from the
+    /// main thread and waits for the last step; returns nanoseconds per step.
+    private static func mapChain(_ steps: Int, builtOnLoop: Bool) -> Double {
+        let finished = DispatchSemaphore(value: 0)
+        let last = LastValue()
+        let elapsed = nanoseconds(per: steps) {
+            let promise = loop.makePromise(of: Int.self)
+            let build: @Sendable () -> Double = {
+                var future = promise.futureResult
+                for _ in 0..<steps {
+                    future = future.map { $0 &+ 1 }
                 }
-                let value = last.value.load(ordering: .acquiring)
-                Failures.shared.check(value == steps, "NIO W3 chain ended with \(value), expected \(steps)")
-                return elapsed
-            })
+                future.whenSuccess { value in
+                    last.value.store(value, ordering: .releasing)
+                    finished.signal()
+                }
+                return 0
+            }
+            _ = builtOnLoop ? onLoop(build) : build()
+            promise.succeed(0)
+            finished.wait()
+        }
+        let value = last.value.load(ordering: .acquiring)
+        Failures.shared.check(value == steps, "NIO W3 chain ended with \(value), expected \(steps)")
+        return elapsed
     }
 
     // MARK: - W4: fan-in
