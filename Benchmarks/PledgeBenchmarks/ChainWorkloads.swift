@@ -1,4 +1,5 @@
 import Pledge
+import Synchronization
 
 // W1 and W2: single-threaded chains with `on: nil`, where Pledge's own bookkeeping is all
 // there is to measure. Also the bodies behind `--probe`.
@@ -19,7 +20,12 @@ enum ChainWorkloads {
                 sample: .sync { nanoseconds(per: steps) { resolvedChainIterations(iterations) } }),
             baseline: Workload(
                 name: "10 opaque closure calls", unit: "ns/step",
-                sample: .sync { nanoseconds(per: steps) { closureChainIterations(iterations) } }))
+                sample: .sync { nanoseconds(per: steps) { closureChainIterations(iterations) } }),
+            references: [
+                Workload(
+                    name: "floor: the same calls, each making and freeing 2 objects", unit: "ns/step",
+                    sample: .sync { nanoseconds(per: steps) { objectFloorIterations(iterations) } })
+            ])
     }
 
     /// W2: `pending()`, one `map(on: nil)`, one `done(on: nil)`, then fulfil; per iteration.
@@ -59,6 +65,55 @@ func closureChainIterations(_ iterations: Int) {
             value = step(value)
         }
         blackHole(value)
+    }
+}
+
+/// The least W1 can cost with PromiseKit's object model: the same closure calls, where each
+/// of the twelve promises an iteration makes (the first, ten maps, the done) is the two objects
+/// that a resolved promise must be, a promise and its sealed box, sized like Pledge's, made and
+/// freed one after another as W1 frees them. No handler logic at all. Shown for context, so that
+/// readers can tell the cost of the objects the API requires from Pledge's own.
+func objectFloorIterations(_ iterations: Int) {
+    let step = opaqueClosure { (value: Int) in value &+ 1 }
+    for i in 0..<iterations {
+        var promise = FloorSealedPromise.make(i)
+        for _ in 0..<10 {
+            promise = FloorSealedPromise.make(step(promise.box.value))
+        }
+        blackHole(FloorSealedPromise.make(promise.box.value))
+    }
+}
+
+/// W1's floor: the object a promise is.
+final class FloorSealedPromise: Sendable {
+    let box: FloorSealedBox
+
+    init(_ box: FloorSealedBox) {
+        self.box = box
+    }
+
+    /// A promise and its box on the heap: not inlined, so that the optimiser cannot keep either
+    /// on the stack (Pledge's promises escape into the next step, so they cannot be either).
+    @inline(never)
+    static func make(_ value: Int) -> FloorSealedPromise {
+        FloorSealedPromise(FloorSealedBox(value))
+    }
+}
+
+/// W1's floor: a box born resolved, the size of Pledge's for an `Int` (a result and a state
+/// word).
+final class FloorSealedBox: Sendable {
+    let result: Result<Int, any Error>
+    let state: Atomic<UInt32>
+
+    init(_ value: Int) {
+        result = .success(value)
+        state = Atomic(2)
+    }
+
+    var value: Int {
+        guard case .success(let value) = result else { return 0 }
+        return value
     }
 }
 
