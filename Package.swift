@@ -26,6 +26,13 @@ let package = Package(
             path: "Tests/Fixtures/Swift6Client",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The benchmark harness's own tests: options, sampling order, the table's numbers, the
+        // JSON record and `--compare`'s verdict.
+        .testTarget(
+            name: "PledgeBenchmarksTests",
+            dependencies: ["PledgeBenchmarks"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "PledgeBenchmarks",
             dependencies: ["Pledge"],
