@@ -29,15 +29,23 @@ enum PledgeBench {
         }
     }
 
+    /// This program's name, as runs saved by `--json` record it.
+    static let name = "pledge-bench"
+
     /// Runs the command line `arguments` (without the executable's name) over the benchmarks that
-    /// `suite` lists; returns the exit status. `suite` is this file's list, except in the
-    /// SwiftNIO comparison (`Benchmarks/NIOComparison`), which compiles these sources too.
-    static func main(_ arguments: [String], suite: (Scale) -> [Benchmark] = PledgeBench.suite) -> Int32 {
+    /// `suite` lists; returns the exit status. `program` and `suite` are this file's, except in
+    /// the SwiftNIO comparison (`Benchmarks/NIOComparison`), which compiles these sources too.
+    /// `--compare` accepts only runs saved by the same `program`: another program's ratios are
+    /// to other baselines.
+    static func main(
+        _ arguments: [String], program: String = PledgeBench.name,
+        suite: (Scale) -> [Benchmark] = PledgeBench.suite
+    ) -> Int32 {
         let options: Options
         do throws(UsageError) {
             options = try Options.parse(arguments)
         } catch {
-            Console.error("pledge-bench: \(error.message)")
+            Console.error("\(program): \(error.message)")
             Console.error(Options.usage)
             return 2
         }
@@ -49,7 +57,7 @@ enum PledgeBench {
             runProbe(probe.name, probe.count)
             return 0
         }
-        return runSuite(options, suite: suite)
+        return runSuite(options, program: program, suite: suite)
     }
 
     /// `--probe`: one workload, `count` times, no output.
@@ -64,18 +72,24 @@ enum PledgeBench {
         }
     }
 
-    static func runSuite(_ options: Options, suite: (Scale) -> [Benchmark]) -> Int32 {
+    static func runSuite(_ options: Options, program: String, suite: (Scale) -> [Benchmark]) -> Int32 {
         // Read the saved run first, so that a bad path fails before a long run, not after.
         var saved: RunRecord?
         if let path = options.comparePath {
             guard access(path, R_OK) == 0 else {
-                Console.error("pledge-bench: cannot read \(path): \(String(cString: strerror(errno)))")
+                Console.error("\(program): cannot read \(path): \(String(cString: strerror(errno)))")
                 return 2
             }
             do {
                 saved = try RunRecord.read(from: path)
             } catch {
-                Console.error("pledge-bench: \(path) is not a run saved by --json: \(error)")
+                Console.error("\(program): \(path) is not a run saved by --json: \(error)")
+                return 2
+            }
+            if let saved, saved.info.programOrDefault != program {
+                Console.error(
+                    "\(program): \(path) was saved by \(saved.info.programOrDefault), whose ratios are to other "
+                        + "baselines; compare with a run saved by \(program)")
                 return 2
             }
         }
@@ -84,12 +98,12 @@ enum PledgeBench {
         if let filter = options.filter {
             benchmarks = benchmarks.filter { $0.matches(filter) }
             guard !benchmarks.isEmpty else {
-                Console.error("pledge-bench: no benchmark matches '\(filter)'")
+                Console.error("\(program): no benchmark matches '\(filter)'")
                 return 2
             }
         }
 
-        let info = RunInfo.current(options)
+        let info = RunInfo.current(options, program: program)
         let debugWarning = [
             "==================================================================",
             "= WARNING: pledge-bench was built in DEBUG mode; numbers are     =",
@@ -120,7 +134,7 @@ enum PledgeBench {
                 try record.write(to: path)
                 Console.out("Results written to \(path)")
             } catch {
-                Console.error("pledge-bench: cannot write results: \(error)")
+                Console.error("\(program): cannot write results: \(error)")
                 return 2
             }
         }
@@ -129,7 +143,7 @@ enum PledgeBench {
             regressed = Compare.report(record, against: saved, from: path, threshold: options.threshold)
         }
         if Failures.shared.any {
-            Console.error("pledge-bench: FAILED: at least one check failed (see above)")
+            Console.error("\(program): FAILED: at least one check failed (see above)")
         }
         return Failures.shared.any || regressed ? 1 : 0
     }

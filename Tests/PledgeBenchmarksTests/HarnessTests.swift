@@ -136,4 +136,16 @@ struct HarnessTests {
         // Faster is never a regression.
         #expect(PledgeBench.main(["--repetitions", "1", "--compare", saved], suite: Self.suite(subject: 1)) == 0)
     }
+
+    @Test func compareRefusesARunSavedByAnotherProgram() {
+        let saved = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: saved) }
+        let suite = Self.suite(subject: 10)
+        #expect(PledgeBench.main(["--repetitions", "1", "--json", saved], program: "pledge-vs-nio", suite: suite) == 0)
+
+        // Its ratios are to NIO, not to pledge-bench's baselines: a usage error, not a verdict.
+        #expect(PledgeBench.main(["--repetitions", "1", "--compare", saved], suite: suite) == 2)
+        #expect(
+            PledgeBench.main(["--repetitions", "1", "--compare", saved], program: "pledge-vs-nio", suite: suite) == 0)
+    }
 }

@@ -21,7 +21,8 @@ struct ReportTests {
     }
 
     static let info = RunInfo(
-        date: "2026-11-21T00:00:00Z", hostname: "test", swift: "6.3", configuration: "debug", quick: true,
+        program: "pledge-bench", date: "2026-11-21T00:00:00Z", hostname: "test", swift: "6.3", configuration: "debug",
+        quick: true,
         repetitions: 2, cpus: 2, loadAverage: 0.5, heapSource: nil)
 
     /// A record of one workload `id` whose median is `subject` against a baseline of 10.
@@ -44,12 +45,20 @@ struct ReportTests {
 
         let read = try RunRecord.read(from: path)
 
+        #expect(read.info.program == "pledge-bench")
         #expect(read.info.hostname == "test" && read.info.quick && read.info.loadAverage == 0.5)
         #expect(read.workloads.count == 1)
         let workload = try #require(read.workloads.first)
         #expect(workload.id == "W1" && workload.median == 20 && workload.samples == [20])
         #expect(workload.baseline.median == 10 && workload.ratioToBaseline == 2)
         #expect(workload.references.map(\.ratio) == [0.5])
+    }
+
+    @Test func aRunSavedBeforeTheProgramWasRecordedCountsAsPledgeBenchs() throws {
+        var record = Self.record("W1", subject: 20)
+        record.info.program = nil
+
+        #expect(record.info.programOrDefault == PledgeBench.name)
     }
 
     @Test func writingToAnUnwritablePathThrows() {

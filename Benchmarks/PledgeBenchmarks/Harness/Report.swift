@@ -19,6 +19,10 @@
 
 /// The conditions of a run, printed in the header and saved with the results.
 struct RunInfo: Codable {
+    /// The program that made the run: `pledge-bench`, or `pledge-vs-nio`, whose baselines are
+    /// other workloads. `nil` in runs saved before the field existed, which were all
+    /// `pledge-bench`'s.
+    var program: String?
     var date: String
     var hostname: String
     var swift: String
@@ -31,27 +35,25 @@ struct RunInfo: Codable {
     /// Where heap sizes come from (see ``HeapGauge``).
     var heapSource: String?
 
-    static func current(_ options: Options) -> RunInfo {
+    static func current(_ options: Options, program: String) -> RunInfo {
         var load = [0.0]
         let loadAverage = getloadavg(&load, 1) == 1 ? load[0] : nil
         return RunInfo(
-            date: Date.now.formatted(.iso8601), hostname: currentHostname(), swift: compilerVersion,
+            program: program, date: Date.now.formatted(.iso8601), hostname: currentHostname(), swift: compilerVersion,
             configuration: isDebugBuild() ? "debug" : "release", quick: options.quick,
             repetitions: options.effectiveRepetitions, cpus: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
             loadAverage: loadAverage, heapSource: HeapGauge.source)
     }
 
+    /// ``program``, or `pledge-bench` for runs saved before it was recorded.
+    var programOrDefault: String { program ?? PledgeBench.name }
+
     /// One line for the top of the table.
     var summary: String {
         let load = loadAverage.map { ", load average \(Format.number($0))" } ?? ""
-        return "\(programName): \(configuration) build, Swift \(swift), \(quick ? "quick" : "full") sizes, "
+        return "\(programOrDefault): \(configuration) build, Swift \(swift), \(quick ? "quick" : "full") sizes, "
             + "\(repetitions) repetition\(repetitions == 1 ? "" : "s") + 1 warm-up, \(cpus) CPUs\(load), heap sizes from \(heapSource ?? "nowhere")"
     }
-}
-
-/// This executable's file name: `pledge-bench`, or `pledge-vs-nio` for the SwiftNIO comparison.
-private var programName: String {
-    CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "pledge-bench"
 }
 
 private func currentHostname() -> String {

@@ -12,4 +12,4 @@
     import Darwin
 #endif
 
-exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst()), suite: NIOComparison.suite))
+exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst()), program: "pledge-vs-nio", suite: NIOComparison.suite))
