@@ -7,6 +7,10 @@ import Testing
 /// summary of a series, and `PledgeBench.main` running the suite it is given. Every workload
 /// here is synthetic and returns a fixed value, so nothing depends on timing.
 struct HarnessTests {
+    init() {
+        Console.mute()  // keep the tables these tests print out of the test log
+    }
+
     /// The names of the workloads in the order their samples were taken.
     final class SampleLog {
         var names: [String] = []

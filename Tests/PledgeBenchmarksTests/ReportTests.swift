@@ -6,6 +6,10 @@ import Testing
 /// What a run prints and saves: number formatting, the JSON record read back as written, and
 /// `--compare`'s verdict on two records.
 struct ReportTests {
+    init() {
+        Console.mute()  // keep the tables these tests print out of the test log
+    }
+
     @Test func numbersKeepAboutThreeSignificantDigits() {
         #expect(Format.number(1.834) == "1.83")
         #expect(Format.number(25.34) == "25.3")

@@ -43,7 +43,17 @@ enum Console {
         write(STDERR_FILENO, text + "\n")
     }
 
+    /// Whether output is dropped: set by the harness's tests, which run whole suites and would
+    /// otherwise print their tables into the test log. Never set by `pledge-bench` itself.
+    private static let muted = Atomic<Bool>(false)
+
+    /// Drops all further output of this process.
+    static func mute() {
+        muted.store(true, ordering: .relaxed)
+    }
+
     private static func write(_ descriptor: Int32, _ text: String) {
+        if muted.load(ordering: .relaxed) { return }
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
