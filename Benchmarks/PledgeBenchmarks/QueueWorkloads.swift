@@ -42,53 +42,32 @@ enum QueueWorkloads {
 
     /// Builds and runs W3's chain; returns nanoseconds per step.
     static func promiseHops(_ steps: Int) -> Double {
-        let finished = DispatchSemaphore(value: 0)
-        let last = LastValue()
-        let elapsed = nanoseconds(per: steps) {
+        timeUntilFinished(per: steps, expecting: steps, "W3 chain") { completion in
             let (first, resolver) = Promise<Int>.pending()
             var promise = first
             for _ in 0..<steps {
                 promise = promise.map(on: serial) { $0 &+ 1 }
             }
-            let done = promise.done(on: nil) { value in
-                last.value.store(value, ordering: .releasing)
-                finished.signal()
-            }
+            let done = promise.done(on: nil) { completion.finish(with: $0) }
             resolver.fulfill(0)
-            finished.wait()
-            blackHole(done)
+            return done
         }
-        let value = last.value.load(ordering: .acquiring)
-        Failures.shared.check(value == steps, "W3 chain ended with \(value), expected \(steps)")
-        return elapsed
     }
 
     /// W3's baseline: each block adds one and dispatches the next onto the same queue.
     static func nestedAsyncHops(_ steps: Int) -> Double {
-        let finished = DispatchSemaphore(value: 0)
-        let last = LastValue()
-        let elapsed = nanoseconds(per: steps) {
-            serial.async { hop(0, remaining: steps, finished, last) }
-            finished.wait()
+        timeUntilFinished(per: steps, expecting: steps, "W3 baseline") { completion in
+            serial.async { hop(0, remaining: steps, completion) }
         }
-        let value = last.value.load(ordering: .acquiring)
-        Failures.shared.check(value == steps, "W3 baseline ended with \(value), expected \(steps)")
-        return elapsed
     }
 
-    private static func hop(_ value: Int, remaining: Int, _ finished: DispatchSemaphore, _ last: LastValue) {
+    private static func hop(_ value: Int, remaining: Int, _ completion: Completion) {
         guard remaining > 0 else {
-            last.value.store(value, ordering: .releasing)
-            finished.signal()
+            completion.finish(with: value)
             return
         }
-        serial.async { hop(value &+ 1, remaining: remaining - 1, finished, last) }
+        serial.async { hop(value &+ 1, remaining: remaining - 1, completion) }
     }
-}
-
-/// Where the last block of a chain leaves its value for the waiting thread to check.
-final class LastValue: Sendable {
-    let value = Atomic<Int>(-1)
 }
 
 /// `--probe w3 N`: W3's chain of `n` `map(on: serial queue)` steps, resolved and waited for.

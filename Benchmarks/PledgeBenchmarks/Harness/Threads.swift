@@ -183,3 +183,33 @@ final class HitCounters: @unchecked Sendable {
         return wrong
     }
 }
+
+/// How work that ends on another thread hands its last value to the thread timing it.
+final class Completion: Sendable {
+    let value = Atomic<Int>(-1)
+    let finished = DispatchSemaphore(value: 0)
+
+    /// Leaves `last` for the timing thread and wakes it.
+    func finish(with last: Int) {
+        value.store(last, ordering: .releasing)
+        finished.signal()
+    }
+}
+
+/// Times `start`, which sets off work that ends on another thread with
+/// ``Completion/finish(with:)``, until that call; returns nanoseconds per `operations`. Whatever
+/// `start` returns is kept alive until then. Afterwards checks that the work ended with
+/// `expected`, reporting a failure named `label` otherwise.
+func timeUntilFinished<Kept>(
+    per operations: Int, expecting expected: Int, _ label: String, _ start: (Completion) -> Kept
+) -> Double {
+    let completion = Completion()
+    let elapsed = nanoseconds(per: operations) {
+        let kept = start(completion)
+        completion.finished.wait()
+        blackHole(kept)
+    }
+    let value = completion.value.load(ordering: .acquiring)
+    Failures.shared.check(value == expected, "\(label) ended with \(value), expected \(expected)")
+    return elapsed
+}

@@ -152,29 +152,20 @@ enum NIOComparison {
     /// Builds W3's chain, on the main thread or on the loop's, succeeds its promise from the
     /// main thread and waits for the last step; returns nanoseconds per step.
     private static func mapChain(_ steps: Int, builtOnLoop: Bool) -> Double {
-        let finished = DispatchSemaphore(value: 0)
-        let last = LastValue()
         let loop = Self.loop  // read once, outside the timed region
-        let elapsed = nanoseconds(per: steps) {
+        return timeUntilFinished(per: steps, expecting: steps, "NIO W3 chain") { completion in
             let promise = loop.makePromise(of: Int.self)
             let build: @Sendable () -> Double = {
                 var future = promise.futureResult
                 for _ in 0..<steps {
                     future = future.map { $0 &+ 1 }
                 }
-                future.whenSuccess { value in
-                    last.value.store(value, ordering: .releasing)
-                    finished.signal()
-                }
+                future.whenSuccess { completion.finish(with: $0) }
                 return 0
             }
             _ = builtOnLoop ? onLoop(build) : build()
             promise.succeed(0)
-            finished.wait()
         }
-        let value = last.value.load(ordering: .acquiring)
-        Failures.shared.check(value == steps, "NIO W3 chain ended with \(value), expected \(steps)")
-        return elapsed
     }
 
     // MARK: - W4: fan-in
@@ -186,10 +177,8 @@ enum NIOComparison {
         return Workload(
             name: "NIO: whenAllSucceed over \(count) promises", unit: "ns/element",
             sample: .sync {
-                let finished = DispatchSemaphore(value: 0)
-                let last = LastValue()
                 let loop = Self.loop  // read once, outside the timed region
-                let elapsed = nanoseconds(per: count) {
+                return timeUntilFinished(per: count, expecting: count - 1, "NIO W4 whenAllSucceed") { completion in
                     var promises: [EventLoopPromise<Int>] = []
                     promises.reserveCapacity(count)
                     for _ in 0..<count {
@@ -197,19 +186,15 @@ enum NIOComparison {
                     }
                     let all = EventLoopFuture.whenAllSucceed(promises.map(\.futureResult), on: loop)
                     all.whenSuccess { values in
-                        last.value.store(values.count == count ? values[count - 1] : -1, ordering: .releasing)
-                        finished.signal()
+                        completion.finish(with: values.count == count ? values[count - 1] : -1)
                     }
                     FanInWorkloads.fulfiller.async { [promises] in
                         for (index, promise) in promises.enumerated() {
                             promise.succeed(index)
                         }
                     }
-                    finished.wait()
+                    return promises
                 }
-                let value = last.value.load(ordering: .acquiring)
-                Failures.shared.check(value == count - 1, "NIO W4 gave a wrong last value \(value)")
-                return elapsed
             })
     }
 
