@@ -78,7 +78,7 @@ final class SpinBarrier: Sendable {
     }
 }
 
-/// Two threads of their own for ``runInStep(count:chunk:_:_:)``.
+/// Two threads of their own for ``runInStep(count:chunk:_:_:settled:)``.
 ///
 /// Serial queues made with `DispatchQueue(label:)` target the overcommitting root queue, which
 /// starts a new thread whenever no idle one is available, so blocks on the two queues run on two
@@ -93,9 +93,14 @@ private enum TwoThreads {
 /// barrier before each chunk, so they start together and neither runs more than one chunk
 /// ahead; without that, one thread soon outruns the other and they stop touching the same data
 /// at the same time. Returns the nanoseconds from the first barrier to both threads finishing.
+///
+/// - Parameter settled: For work the two threads hand to a third thread (NIO's event loop, say):
+///   called once both have finished, it waits for that work and returns when it finished, in
+///   ``now()`` nanoseconds. The time then runs to the latest of the three ends.
 func runInStep(
     count: Int, chunk: Int,
-    _ first: @escaping @Sendable (Range<Int>) -> Void, _ second: @escaping @Sendable (Range<Int>) -> Void
+    _ first: @escaping @Sendable (Range<Int>) -> Void, _ second: @escaping @Sendable (Range<Int>) -> Void,
+    settled: (() -> UInt64)? = nil
 ) -> UInt64 {
     let barrier = SpinBarrier(parties: 2)
     let ends = EndTimes()
@@ -116,11 +121,12 @@ func runInStep(
         ends.second.store(now(), ordering: .releasing)
     }
     done.wait()
-    let end = max(ends.first.load(ordering: .acquiring), ends.second.load(ordering: .acquiring))
+    var end = max(ends.first.load(ordering: .acquiring), ends.second.load(ordering: .acquiring))
+    if let settled { end = max(end, settled()) }
     return end - barrier.firstOpened
 }
 
-/// When each of the two threads of ``runInStep(count:chunk:_:_:)`` finished.
+/// When each of the two threads of ``runInStep(count:chunk:_:_:settled:)`` finished.
 private final class EndTimes: Sendable {
     let first = Atomic<UInt64>(0)
     let second = Atomic<UInt64>(0)

@@ -267,6 +267,13 @@ where Source.Element: Thenable {
     /// fan-in has finished. Only the owner of the iterator calls it.
     @inlinable
     override func pull() -> _PledgeStep? {
+        // A rejection may have finished the fan-in since the delivery that made this thread the
+        // owner: then pull nothing. A finished fan-in keeps its owner for good, so the iterator
+        // can go (outside the lock: its deinit may run user code).
+        if withState({ $0.finished }) {
+            source = nil
+            return nil
+        }
         while true {
             guard let input = source?.next() else {
                 // Still the owner, and once `exhausted` is set nobody takes ownership again, so

@@ -7,8 +7,11 @@
 /// The iterator is pulled while fewer than `concurrently` of the thenables it produced are
 /// pending, so the limit is reached whenever the iterator can produce that many. Each time one
 /// is fulfilled, the next is pulled, on the thread that fulfilled it. The first rejection rejects
-/// the result with its error and stops the pulling; thenables already pulled keep running. A
-/// `concurrently` below 1 rejects the result with ``PMKError/badInput`` without pulling anything.
+/// the result with its error and stops the pulling; thenables already pulled keep running. (A
+/// pull that another thread has already begun when the rejection arrives cannot be called back:
+/// `next()` runs outside Pledge's lock, so that thread may still take one more thenable from the
+/// iterator.) A `concurrently` below 1 rejects the result with ``PMKError/badInput`` without
+/// pulling anything.
 ///
 /// Because the iterator is advanced from whichever thread resolves a thenable (one thread at a
 /// time, never concurrently), it is `sending`: it must not be used anywhere else afterwards.

@@ -64,9 +64,12 @@ public final class PMKConfiguration: Sendable {
     }()
 
     /// The default ``logHandler``: prints each event's one-line description to standard error.
+    ///
+    /// Each line is written with one `write` call, text and newline together, so lines logged at
+    /// the same moment from several threads do not run into each other.
     public static let defaultLogHandler: @Sendable (LogEvent) -> Void = { event in
         var stream = StandardErrorStream()
-        print(event.description, to: &stream)
+        stream.write(event.description + "\n")
     }
 
     init() {

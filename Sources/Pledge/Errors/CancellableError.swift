@@ -1,7 +1,8 @@
 /// An error that knows whether it stands for a cancellation.
 ///
 /// Conform your own error types to let ``CatchPolicy/allErrorsExceptCancellation`` and
-/// `Error.isCancelled` recognise them.
+/// `Error.isCancelled` recognise them, and implement ``isCancelled``: a type that leaves it out
+/// gets a default of `false`, so its errors count as failures and still reach `catch`.
 ///
 /// ```swift
 /// enum DownloadError: CancellableError {
@@ -14,11 +15,23 @@ public protocol CancellableError: Error {
     var isCancelled: Bool { get }
 }
 
+extension CancellableError {
+    /// The default for a conforming type that does not implement `isCancelled`: `false`, so its
+    /// errors are treated as failures and `catch` still receives them.
+    ///
+    /// Without this default, the `isCancelled` that every `Error` has would stand in for the
+    /// missing implementation, and it asks the error's own `isCancelled`: itself, forever, until
+    /// the stack overflowed. (PromiseKit has that defect.)
+    public var isCancelled: Bool { false }
+}
+
 extension Error {
     /// Whether this error stands for a cancellation.
     ///
     /// `true` for ``PMKError/cancelled``, for Swift concurrency's `CancellationError`, and for any
-    /// ``CancellableError`` whose `isCancelled` is `true`.
+    /// ``CancellableError`` whose `isCancelled` is `true`. Unlike PromiseKit, Foundation's
+    /// `URLError.cancelled` and `CocoaError.userCancelled` are not recognised, since Pledge does
+    /// not import Foundation: declare such types ``CancellableError`` to have them recognised.
     public var isCancelled: Bool {
         switch self {
         case let error as CancellableError: return error.isCancelled

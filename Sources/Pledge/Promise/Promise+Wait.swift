@@ -7,10 +7,12 @@ extension Promise {
     /// Called on the main thread, it logs ``LogEvent/waitOnMainThread`` and waits. Called on a
     /// queue from ``PMKConfiguration/Q`` while pending, it logs ``LogEvent/waitOnHandlerQueue``:
     /// handlers on that queue cannot run until `wait()` returns, so a chain that needs one never
-    /// resolves.
+    /// resolves. (On the main queue, when it is one of the ``PMKConfiguration/Q`` queues, it logs
+    /// both.)
     ///
-    /// Do not call it from inside a handler of the chain it waits for: a handler attached while
-    /// a promise is still running its earlier handlers waits its turn, so the wait can never end.
+    /// Do not call it from inside a handler to wait for a promise further down the same chain:
+    /// that promise cannot resolve before the handler returns, so the wait never ends. (Waiting
+    /// for the promise whose handler is running returns at once: it is already resolved.)
     ///
     /// ```swift
     /// let user = try fetchUser(id).wait()

@@ -2,6 +2,7 @@
 // in step with the README.
 
 import Dispatch
+import Foundation
 import Pledge
 
 enum ReadmeExamples {
@@ -66,4 +67,11 @@ enum ReadmeExamples {
         conf.catchPolicy = .allErrors
         conf.logHandler = { event in print("\(event)") }
     }
+}
+
+// Migrating from PromiseKit, item 7. The README's version marks the conformance
+// `@retroactive`, as a client in another package must; inside Pledge's own package the compiler
+// rejects that attribute.
+extension URLError: CancellableError {
+    public var isCancelled: Bool { code == .cancelled }
 }

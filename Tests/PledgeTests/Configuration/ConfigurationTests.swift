@@ -228,6 +228,27 @@ struct ConfigurationTests {
         #expect(output.contains(LogEvent.nilDispatchQueueWithFlags.description + "\n"))
     }
 
+    @Test func theDefaultLogHandlerKeepsLinesWholeWhenThreadsLogAtOnce() async throws {
+        let child = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            // Text and newline written apart would let two threads' lines run into each other.
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for _ in 0..<500 {
+                    PMKConfiguration.defaultLogHandler(
+                        thread.isMultiple(of: 2) ? .nilDispatchQueueWithFlags : .cauterized(TestError.boom))
+                }
+            }
+        }
+
+        let output = String(decoding: child.standardErrorContent, as: UTF8.self)
+        let expected: Set = [
+            LogEvent.nilDispatchQueueWithFlags.description, LogEvent.cauterized(TestError.boom).description,
+        ]
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(output.hasSuffix("\n"))
+        #expect(lines.count == 2_000)
+        #expect(lines.allSatisfy { expected.contains(String($0)) })
+    }
+
     @Test func theDefaultLogHandlerIsTheInitialLogHandler() async throws {
         let child = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Promise<Int>(error: TestError.boom).cauterize()

@@ -22,6 +22,25 @@ import Testing
         #expect(!failed.isCancelled)
     }
 
+    /// Compiles because every `Error` has an `isCancelled`; before `CancellableError` had a
+    /// default of its own, that one stood in and called itself until the stack overflowed.
+    struct ForgetfulCancellableError: CancellableError {}
+
+    @Test func aCancellableErrorThatLeavesOutIsCancelledIsAFailure() {
+        let error: Error = ForgetfulCancellableError()
+
+        #expect(!error.isCancelled)
+        #expect(!ForgetfulCancellableError().isCancelled)
+    }
+
+    @Test func catchUnderTheDefaultPolicyReceivesACancellableErrorThatLeavesOutIsCancelled() {
+        let caught = AtomicFlag()
+
+        Promise<Int>(error: ForgetfulCancellableError()).catch(on: nil) { _ in caught.set() }
+
+        #expect(caught.isSet)
+    }
+
     @Test func anyOtherErrorIsNotACancellation() {
         let error: Error = TestError.boom
 
