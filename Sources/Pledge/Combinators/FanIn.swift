@@ -28,6 +28,13 @@
 /// outstanding, and inputs that are already resolved are consumed by the owner's loop instead of
 /// by recursion.
 ///
+/// The iterator goes as soon as no pull can follow: when it returns `nil`, or when a rejection
+/// finishes the fan-in (the owner drops it then, and a rejection that finds no owner becomes the
+/// owner to drop it). Until then the fan-in must keep it, and each outstanding input's handler
+/// keeps the fan-in: an iterator that keeps the thenables it has returned (an array's, say)
+/// therefore keeps one that never resolves, and that one keeps the fan-in, in a cycle. The
+/// public `when(…, concurrently:)` documents this.
+///
 /// ## Cost
 /// One allocation for the fan-in, one handler per input, a results buffer (allocated once when
 /// the inputs are known in advance, grown by amortised appends when they are pulled), and O(n)
@@ -78,8 +85,10 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     enum Next {
         case nothing
         /// Reject the box; the slots taken from the state are released with this value, outside
-        /// the lock, because releasing values may run user code (a `deinit`).
-        case reject(Error, dropped: [Slot?])
+        /// the lock, because releasing values may run user code (a `deinit`). With
+        /// `ownsSource`, this thread took ownership of an iterator nobody was pulling, so that it
+        /// lets the iterator go at once (see ``FanIn``).
+        case reject(Error, dropped: [Slot?], ownsSource: Bool)
         case fulfil([Slot?])
         case pull
     }
@@ -174,7 +183,11 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
                 state.finished = true
                 var dropped: [Slot?] = []
                 swap(&dropped, &state.slots)
-                return .reject(error, dropped: dropped)
+                // An iterator that nobody owns would otherwise stay until the fan-in goes, which
+                // an input that never resolves delays for good: own it, to let it go at once.
+                let ownsSource = !state.pulling && !state.exhausted
+                if ownsSource { state.pulling = true }
+                return .reject(error, dropped: dropped, ownsSource: ownsSource)
             case .success(let slot):
                 state.slots[index] = slot
                 if state.exhausted {
@@ -234,7 +247,11 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         case .nothing: return nil
         // The dropped slots stay in `next`, which the caller holds until this returns, so they
         // are released here, after the lock: keep it that way.
-        case .reject(let error, _): return box.resolve(.failure(error))
+        case .reject(let error, _, let ownsSource):
+            let step = box.resolve(.failure(error))
+            // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
+            if ownsSource { _ = pull() }
+            return step
         case .fulfil(let slots): return box.resolve(.success(collect(slots)))
         case .pull: return pull()
         }

@@ -15,7 +15,11 @@
 ///
 /// Because the iterator is advanced from whichever thread resolves a thenable (one thread at a
 /// time, never concurrently), it is `sending`: it must not be used anywhere else afterwards.
-/// Starting the work inside `next()` is what makes the limit real:
+/// The iterator is kept until it has returned `nil` or a rejection ends the wait, and each
+/// pending thenable keeps the wait going. So an iterator that holds on to the thenables it has
+/// returned, such as an array's, should not be used when one of them may never resolve: that
+/// one and the iterator would keep each other, and everything chained after `when`, alive for
+/// good. Making each thenable inside `next()` avoids that, and is what makes the limit real:
 ///
 /// ```swift
 /// var remaining = urls.makeIterator()
@@ -45,7 +49,8 @@ public func when<It: IteratorProtocol>(
 /// not stop it: every thenable the iterator produces is pulled and waited for, and the result
 /// never fails. Each time one resolves, the next is pulled, on the thread that resolved it. A
 /// `concurrently` below 1 gives `[.failure(PMKError.badInput)]` at once, without pulling
-/// anything, as PromiseKit does. The iterator is `sending`, as for the `fulfilled:` form.
+/// anything, as PromiseKit does. The iterator is `sending`, and is kept, as for the `fulfilled:`
+/// form: make each thenable inside `next()`.
 ///
 /// ```swift
 /// var remaining = jobs.makeIterator()

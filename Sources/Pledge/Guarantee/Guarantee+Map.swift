@@ -1,5 +1,11 @@
 import Dispatch
 
+// A guarantee's own forms of `done`, `get`, `map` and `then`: their closures cannot throw, and
+// they return guarantees. `Thenable`'s forms, which take throwing closures and return promises,
+// are disfavoured, so that a non-throwing closure on a guarantee picks these whatever its shape,
+// as in PromiseKit. (Without that, a closure of several statements followed by one whose
+// parameter is only passed on as `Any`, such as `print(value)`, picked `Thenable`'s form.)
+
 extension Guarantee {
     /// Ends the chain with the value.
     ///

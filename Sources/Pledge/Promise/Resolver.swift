@@ -54,6 +54,14 @@ public final class Resolver<T: Sendable>: Sendable {
         box.seal(result.mapError { $0 })
     }
 
+    /// Resolves the promise with `result`: the form `seal.resolve(.success(value))` picks. The
+    /// generic form alone leaves the error type of a bare `.success(value)` unknown, and the
+    /// call does not compile (as PromiseKit's `seal.resolve(.fulfilled(value))` does).
+    @inlinable
+    public func resolve(_ result: Result<T, Error>) {
+        box.seal(result)
+    }
+
     /// Resolves the promise from a completion handler's `(value, error)` pair: rejects when
     /// `error` is not `nil`, fulfils when `value` is not `nil`, and otherwise rejects with
     /// ``PMKError/invalidCallingConvention``.

@@ -17,6 +17,7 @@ extension Thenable {
     /// ```
     ///
     /// - Returns: A promise that is fulfilled once `body` returns.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func done(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
@@ -36,6 +37,7 @@ extension Thenable {
     /// ```
     ///
     /// - Returns: A promise of the same value.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func get(
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,

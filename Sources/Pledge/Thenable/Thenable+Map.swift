@@ -17,6 +17,7 @@ extension Thenable {
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - transform: Gets the value and returns the new one.
     /// - Returns: A promise of the transformed value.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func map<U: Sendable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,

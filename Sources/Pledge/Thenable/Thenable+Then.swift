@@ -22,6 +22,7 @@ extension Thenable {
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - body: Gets the value and returns the thenable to continue with.
     /// - Returns: A promise that resolves as the thenable from `body` does.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func then<U: Thenable>(
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,

@@ -52,6 +52,18 @@ final class ViewModel {
         return promise
     }
 
+    /// A chain of closures on a guarantee stays a chain of guarantees, as in PromiseKit, even
+    /// with several statements that take `Any` (as `print` does).
+    func guaranteeChainsStayGuarantees() {
+        let chain = Guarantee.value(1).map { value in
+            print(value)
+            return value + 1
+        }.done { value in
+            print(value)
+        }
+        let _: Guarantee<Void> = chain
+    }
+
     func counter() -> Guarantee<Int> {
         var total = 0
         return Guarantee { resolve in

@@ -75,3 +75,20 @@ enum ReadmeExamples {
 extension URLError: CancellableError {
     public var isCancelled: Bool { code == .cancelled }
 }
+
+// Migrating from PromiseKit, item 8.
+private func fetchName() -> Promise<String> { Promise.value("name") }
+
+@MainActor final class ReadmeViewModel {
+    var title = ""
+
+    func load() {
+        fetchName().done(on: .main) { name in
+            MainActor.assumeIsolated { self.title = name }
+        }.cauterize()
+    }
+
+    func loadAsync() async throws {
+        title = try await fetchName().async()
+    }
+}

@@ -59,6 +59,35 @@ import Testing
         #expect(promise.value == 4)
     }
 
+    /// PromiseKit code says `seal.resolve(.fulfilled(value))`; with `Swift.Result` that becomes
+    /// `.success(value)`, whose error type only a non-generic overload can supply.
+    @Test func resolveWithABareSuccessLiteralFulfils() {
+        let promise = Promise<Int> { seal in seal.resolve(.success(4)) }
+        let void = Promise<Void> { seal in seal.resolve(.success(())) }
+
+        #expect(promise.value == 4)
+        #expect(void.isFulfilled)
+    }
+
+    @Test func resolveWithABareFailureLiteralRejects() {
+        let promise = Promise<Int> { seal in seal.resolve(.failure(TestError.boom)) }
+
+        #expect(promise.error as? TestError == .boom)
+    }
+
+    @Test func resolveServesAsAResultCompletionHandler() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let untyped: (Result<Int, Error>) -> Void = resolver.resolve
+        let (typedPromise, typedResolver) = Promise<Int>.pending()
+        let typed: (Result<Int, TestError>) -> Void = typedResolver.resolve
+
+        untyped(.success(6))
+        typed(.failure(.other))
+
+        #expect(promise.value == 6)
+        #expect(typedPromise.error as? TestError == .other)
+    }
+
     @Test func resolveWithAFailureOfATypedErrorRejects() {
         let (promise, resolver) = Promise<Int>.pending()
 
