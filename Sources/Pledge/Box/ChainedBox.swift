@@ -147,6 +147,10 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     }
 
     /// Runs the operation inline, in the current block on the box's queue, as the run's tail.
+    ///
+    /// Or, when ``Cascade/dispatchTail()`` calls it, dispatches the operation to the queue as a
+    /// plain block (empty flags: its run takes no hop inline, see `DispatchQueue.run`), so that
+    /// the operation's own next handlers queue behind the sibling dispatched after it.
     @inlinable
     static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `hop` makes steps for this function, always with a
@@ -155,6 +159,10 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // This step is the run's tail (see `hop`): the run may take a new one.
         cascade.hasTail = false
         let source = box.source.takeRetainedValue()
+        if cascade.dispatchesTail {
+            box.queue.run(box.take(), source.value, into: box, flags: 0)
+            return nil
+        }
         return box.take().run(source.value, into: box)
     }
 }

@@ -136,7 +136,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         let box = unsafeDowncast(object, to: EmptyBox<R>.self)
         var next: _PledgeStep? = nil
         var later: [_PledgeStep] = []
-        cascade.firstHopOfBox = true
+        cascade.startFiring()
         while let handlers = box.takeDue() {
             handlers.run(box.value, next: &next, later: &later, &cascade)
         }

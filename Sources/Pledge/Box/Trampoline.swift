@@ -38,7 +38,11 @@ public struct _PledgeStep {
 /// - only when the run is the body of a block Pledge dispatched to the hop's queue (never the
 ///   main queue, and only while ``PMKConfiguration/chainsShareBlocks`` is on);
 /// - only for the first queued handler of the firing box: handlers after it are dispatched, so
-///   on a concurrent queue they still run concurrently with it, and on a serial one after it;
+///   on a concurrent queue they still run concurrently with it, and on a serial one after it.
+///   When one of them is for the same queue, the tail is dispatched too, just before it, as a
+///   plain block that shares with nothing: a tail would start only once the block ends, after
+///   a sibling that a concurrent queue may start at once, and handlers for one queue must start
+///   in the order they were attached;
 /// - only when the run has no tail yet: the tail runs once everything else the block started
 ///   has run, exactly where a block dispatched at that moment would have started had the queue
 ///   been empty;
@@ -84,6 +88,16 @@ struct Cascade {
     @usableFromInline
     var hasTail: Bool
 
+    /// Whether the tail is a handler of the box now firing: set by ``setTail(_:)``, cleared when
+    /// the next box starts firing (``startFiring()``).
+    @usableFromInline
+    var tailIsFiringBoxs: Bool
+
+    /// Set while ``dispatchTail()`` runs the tail's step: the step dispatches its operation
+    /// instead of running it.
+    @usableFromInline
+    var dispatchesTail: Bool
+
     @inlinable @inline(__always)
     init(queue: DispatchQueue?) {
         stack = []
@@ -91,6 +105,15 @@ struct Cascade {
         hopsLeft = queue == nil ? 0 : Cascade.hopsPerBlock
         firstHopOfBox = false
         hasTail = false
+        tailIsFiringBoxs = false
+        dispatchesTail = false
+    }
+
+    /// Marks the start of a box's firing: its first hop may become the tail.
+    @inlinable @inline(__always)
+    mutating func startFiring() {
+        firstHopOfBox = true
+        tailIsFiringBoxs = false
     }
 
     /// Whether a hop to `queue` may run inline, as the run's tail, instead of in a block of its
@@ -105,6 +128,9 @@ struct Cascade {
         guard self.queue == ObjectIdentifier(queue) else { return false }
         guard first, !hasTail, hopsLeft > 0 else {
             hopsLeft = 0
+            // A later handler of the tail's own box, for the same queue: it is dispatched, so
+            // the tail goes first (see ``Cascade``).
+            if tailIsFiringBoxs { dispatchTail() }
             return false
         }
         hopsLeft -= 1
@@ -117,18 +143,34 @@ struct Cascade {
     @inlinable
     mutating func noteDispatchedHop(to queue: DispatchQueue) {
         firstHopOfBox = false
-        if self.queue == ObjectIdentifier(queue) { hopsLeft = 0 }
+        guard self.queue == ObjectIdentifier(queue) else { return }
+        hopsLeft = 0
+        if tailIsFiringBoxs { dispatchTail() }
     }
 
     /// Makes `step` the run's tail (see ``hasTail``). Only after ``mayHopInline(to:)`` said yes.
     @inlinable
     mutating func setTail(_ step: consuming _PledgeStep) {
         hasTail = true
+        tailIsFiringBoxs = true
         if stack.isEmpty {
             stack.append(step)  // the usual case, and much cheaper than inserting
         } else {
             stack.insert(step, at: 0)
         }
+    }
+
+    /// Dispatches the tail of the box now firing at once, instead of running it at the end of
+    /// the block. It is still the bottom of ``stack``: only ``setTail(_:)`` puts steps there,
+    /// and the box's other steps are pushed once it has finished firing.
+    @usableFromInline
+    mutating func dispatchTail() {
+        tailIsFiringBoxs = false
+        guard hasTail, !stack.isEmpty else { return }
+        let tail = stack.removeFirst()
+        dispatchesTail = true
+        _ = tail.fire(tail.box, &self)
+        dispatchesTail = false
     }
 }
 

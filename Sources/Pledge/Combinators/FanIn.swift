@@ -177,6 +177,9 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         let settled = settle(result)
         let next: Next = withState { state in
             guard !state.finished else { return .nothing }
+            // A thenable outside Pledge may call its handler more than once: its first outcome
+            // counts, as the first call to a resolver does.
+            guard state.slots[index] == nil else { return .nothing }
             state.outstanding -= 1
             switch settled {
             case .failure(let error):

@@ -76,8 +76,12 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     let pending = RaceTally(thenables.count)
     for thenable in thenables {
+        // A thenable outside Pledge may call its handler more than once; only its first
+        // outcome counts, or one input rejected twice would count as two.
+        let once = thenable._isPledge ? nil : OnceFlag()
         Trampoline.run(
             thenable._pipe(nil) { _, result in
+                if let once, !once.claim() { return nil }
                 if case .success = result { return box.resolve(result) }
                 guard pending.rejectionIsLast() else { return nil }
                 return box.resolve(.failure(PMKError.noWinner))
@@ -117,5 +121,21 @@ final class RaceTally: Sendable {
     @inlinable
     func rejectionIsLast() -> Bool {
         remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    }
+}
+
+/// Lets exactly one of the calls that try to claim it through.
+@usableFromInline
+final class OnceFlag: Sendable {
+    @usableFromInline
+    let claimed = Atomic<Bool>(false)
+
+    @inlinable
+    init() {}
+
+    /// Whether this call is the first to claim the flag.
+    @inlinable
+    func claim() -> Bool {
+        !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -24,6 +24,11 @@ public enum LogEvent: Sendable {
     /// Handlers on that queue cannot run until `wait()` returns, so if the chain needs one of
     /// them, this wait never ends. Wait from another thread, or pass `on:` explicitly.
     case waitOnHandlerQueue
+
+    /// A `then` or `recover` body returned the very guarantee it was to resolve. A promise in
+    /// that case is rejected with ``PMKError/returnedSelf``; a guarantee cannot fail, so it stays
+    /// pending for good, and everything waiting on it waits forever.
+    case guaranteeReturnedSelf
 }
 
 extension LogEvent: CustomStringConvertible {
@@ -43,6 +48,9 @@ extension LogEvent: CustomStringConvertible {
         case .waitOnHandlerQueue:
             return "Pledge: warning: wait() called on a queue from conf.Q while the promise is pending; "
                 + "if that queue is serial and the chain needs it, this wait never ends."
+        case .guaranteeReturnedSelf:
+            return "Pledge: warning: a then or recover body returned the guarantee it was to resolve; "
+                + "that guarantee can never resolve."
         }
     }
 }

@@ -9,6 +9,11 @@ public enum PMKError: Error, Sendable, Equatable {
 
     /// A handler of `then` or `recover` returned the very promise that the call produced,
     /// which could never resolve.
+    ///
+    /// Only that direct case is detected (a guarantee in that case is reported with
+    /// ``LogEvent/guaranteeReturnedSelf``). A longer cycle, such as a handler that returns a
+    /// promise which itself waits for the call's promise, is not: both stay pending, as in
+    /// PromiseKit.
     case returnedSelf
 
     /// A function was given input it cannot work with, such as `race` over an empty array or a

@@ -12,8 +12,8 @@ extension Guarantee where T: Sequence {
     /// ```
     ///
     /// - Parameters:
-    ///   - on: The queue `transform` runs on; `nil` runs it on the thread that resolves this
-    ///     guarantee.
+    ///   - on: The queue `transform` runs on; `nil` runs it inline: on the thread that resolves
+    ///     this guarantee, or at once when it already has its value.
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - transform: Maps one element.
     /// - Returns: A guarantee of the transformed elements, in order.

@@ -18,8 +18,9 @@ import Dispatch
 /// }
 /// ```
 ///
-/// Handlers run on ``PMKConfiguration/Q`` unless given `on:`; `on: nil` runs them inline on the
-/// thread that resolves the promise.
+/// Handlers run on ``PMKConfiguration/Q`` unless given `on:`; `on: nil` runs them inline: on the
+/// thread that resolves the promise, or, when it is already resolved, at once on the thread that
+/// attaches them.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @usableFromInline
     let box: Box<Result<T, Error>>

@@ -192,7 +192,8 @@ extension DispatchQueue {
     ///
     /// The block captures the operation, the result and the box directly, so a dispatch costs
     /// one closure. Flags travel as their raw value because `DispatchWorkItemFlags` is not
-    /// `Sendable` on every platform.
+    /// `Sendable` on every platform. A block with flags, even empty ones, shares with no hop
+    /// (see ``Cascade``); without flags it does when the queue may.
     @inlinable
     func run<Operation: ChainOperation>(
         _ operation: Operation, _ result: Result<Operation.Input, Error>,
@@ -211,11 +212,18 @@ extension DispatchQueue {
     }
 }
 
-/// Resolves `box` as `thenable` resolves, unless `thenable` is the promise backed by `box`
-/// itself, which could never resolve: then `box` is rejected with ``PMKError/returnedSelf``.
+/// Resolves `box` as `thenable` resolves, unless `thenable` is the promise or guarantee backed by
+/// `box` itself, which could never resolve. Then a promise's box is rejected with
+/// ``PMKError/returnedSelf``; a guarantee's, which cannot fail, is reported with
+/// ``LogEvent/guaranteeReturnedSelf`` and left pending, with nothing attached (attaching `box` to
+/// itself would also make it keep itself, and its handlers, alive for good).
 @inlinable
 func follow<U: Thenable>(_ thenable: U, into box: EmptyBox<Result<U.T, Error>>) -> _PledgeStep? {
-    if let promise = thenable as? Promise<U.T>, promise.box === box {
+    if let followed = thenable._box, followed === box {
+        if U.self == Guarantee<U.T>.self {
+            conf.log(.guaranteeReturnedSelf)
+            return nil
+        }
         return box.resolve(.failure(PMKError.returnedSelf))
     }
     return thenable._pipe(box, Box.forward)

@@ -12,8 +12,8 @@ extension Thenable {
     /// ```
     ///
     /// - Parameters:
-    ///   - on: The queue `transform` runs on; `nil` runs it on the thread that resolves this
-    ///     thenable.
+    ///   - on: The queue `transform` runs on; `nil` runs it inline: on the thread that resolves
+    ///     this thenable, or at once when it is already resolved.
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - transform: Gets the value and returns the new one.
     /// - Returns: A promise of the transformed value.

@@ -13,8 +13,8 @@ extension Thenable where T: Sequence {
     /// ```
     ///
     /// - Parameters:
-    ///   - on: The queue `transform` runs on; `nil` runs it on the thread that resolves this
-    ///     thenable.
+    ///   - on: The queue `transform` runs on; `nil` runs it inline: on the thread that resolves
+    ///     this thenable, or at once when it is already resolved.
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - transform: Maps one element.
     /// - Returns: A promise of the transformed elements, in order.
@@ -147,9 +147,9 @@ extension Thenable where T: Sequence {
 extension Thenable where T: Collection, T.Iterator.Element: Sendable {
     /// The first element of the collection value.
     ///
-    /// Computed inline, on the thread that fulfils this thenable; nothing is dispatched. An
-    /// empty collection rejects the result with ``PMKError/emptySequence``, and a rejection
-    /// passes through.
+    /// Computed inline (on the thread that fulfils this thenable, or at once when it already
+    /// is); nothing is dispatched. An empty collection rejects the result with
+    /// ``PMKError/emptySequence``, and a rejection passes through.
     ///
     /// ```swift
     /// search(query).firstValue.done { best in show(best) }
@@ -192,10 +192,10 @@ extension Thenable where T: Collection, T.Iterator.Element: Sendable {
 
     /// The last element of the collection value.
     ///
-    /// Computed inline, on the thread that fulfils this thenable; nothing is dispatched. An
-    /// empty collection rejects the result with ``PMKError/emptySequence``, and a rejection
-    /// passes through. Works for any collection: one that can only move forward is walked to its
-    /// end.
+    /// Computed inline (on the thread that fulfils this thenable, or at once when it already
+    /// is); nothing is dispatched. An empty collection rejects the result with
+    /// ``PMKError/emptySequence``, and a rejection passes through. Works for any collection: one
+    /// that can only move forward is walked to its end.
     ///
     /// ```swift
     /// fetchMessages().lastValue.done { newest in show(newest) }

@@ -18,7 +18,8 @@ extension Thenable {
     /// ```
     ///
     /// - Parameters:
-    ///   - on: The queue `body` runs on; `nil` runs it on the thread that resolves this thenable.
+    ///   - on: The queue `body` runs on; `nil` runs it inline: on the thread that resolves this
+    ///     thenable, or at once when it is already resolved.
     ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
     ///   - body: Gets the value and returns the thenable to continue with.
     /// - Returns: A promise that resolves as the thenable from `body` does.

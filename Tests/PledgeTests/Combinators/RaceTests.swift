@@ -104,4 +104,18 @@ import Testing
 
         #expect(winner.value == 2)
     }
+
+    /// A thenable outside Pledge that calls its handlers twice is still one input: its two
+    /// rejections do not make every input rejected.
+    @Test func aThenableThatRejectsTwiceCountsAsOneRejection() {
+        let twice = ForeignThenable<Int>(callingEachHandler: 2)
+        let other = ForeignThenable<Int>()
+        let winner = race(fulfilled: [twice, other])
+
+        twice.resolve(.failure(TestError.boom))
+
+        #expect(winner.isPending)
+        other.resolve(.success(5))
+        #expect(winner.value == 5)
+    }
 }

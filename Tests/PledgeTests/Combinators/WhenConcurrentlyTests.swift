@@ -122,4 +122,22 @@ import Testing
         #expect(comboIsPMKError(results.first, .badInput))
         #expect(source.pulls == 0)
     }
+
+    /// The same for the lazy form: a second call neither frees a place under the limit nor ends
+    /// the wait early.
+    @Test func aThenableThatCallsBackTwiceCountsOnce() {
+        let twice = ForeignThenable<Int>(callingEachHandler: 2)
+        let second = ForeignThenable<Int>()
+        let third = ForeignThenable<Int>()
+        let all = when(fulfilled: [twice, second, third].makeIterator(), concurrently: 1)
+
+        twice.resolve(.success(1))
+
+        #expect(all.isPending)
+        #expect(second.waitingCount == 1)
+        #expect(third.waitingCount == 0)
+        second.resolve(.success(2))
+        third.resolve(.success(3))
+        #expect(all.value == [1, 2, 3])
+    }
 }

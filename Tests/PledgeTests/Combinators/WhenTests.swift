@@ -253,4 +253,18 @@ import Testing
         #expect(done.comboResult() != nil)
         #expect(sawQueue.withLock { $0 } == 7)
     }
+
+    /// A thenable outside Pledge that calls its handlers twice breaks `pipe`'s contract; its first
+    /// outcome counts, so `when` still waits for the other inputs, and sees their rejection.
+    @Test func aThenableThatCallsBackTwiceCountsOnce() {
+        let twice = ForeignThenable<Int>(callingEachHandler: 2)
+        let other = ForeignThenable<Int>()
+        let all = when(fulfilled: [twice, other])
+
+        twice.resolve(.success(1))
+
+        #expect(all.isPending)
+        other.resolve(.failure(TestError.boom))
+        #expect(all.error as? TestError == .boom)
+    }
 }

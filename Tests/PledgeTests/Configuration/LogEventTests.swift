@@ -5,7 +5,7 @@ import Testing
 @Suite struct LogEventTests {
     static let allEvents: [LogEvent] = [
         .waitOnMainThread, .pendingPromiseDeallocated, .pendingGuaranteeDeallocated,
-        .cauterized(TestError.boom), .nilDispatchQueueWithFlags, .waitOnHandlerQueue,
+        .cauterized(TestError.boom), .nilDispatchQueueWithFlags, .waitOnHandlerQueue, .guaranteeReturnedSelf,
     ]
 
     @Test func everyEventHasAOneLineDescriptionSignedByPledge() {
@@ -194,6 +194,69 @@ extension ConfigurationTests {
 
                 #expect(mapped.settledValue() == 2)
                 #expect(log.eventsFromThisTest(ofKind: .nilDispatchQueueWithFlags).isEmpty)
+            }
+        }
+
+        // MARK: guaranteeReturnedSelf
+
+        @Test func aGuaranteeThenReturningItsOwnGuaranteeIsLoggedLeftPendingAndFreed() {
+            LogCapture.capture { log in
+                let counter = LifetimeCounter()
+                let weakResult: WeakReference<Guarantee<Int>>
+                do {
+                    let (head, resolve) = Guarantee<Int>.pending()
+                    let slot = Locked<Guarantee<Int>?>(nil)
+                    let result = head.then(on: nil) { _ in slot.value ?? Guarantee.value(0) }
+                    slot.value = result
+                    let tracker = LifetimeTracker(counter)
+                    result.done(on: nil) { _ in tracker.touch() }
+                    weakResult = WeakReference(result)
+
+                    resolve(1)
+
+                    #expect(result.isPending)
+                    slot.value = nil
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .guaranteeReturnedSelf).count == 1)
+                #expect(weakResult.object == nil)
+                #expect(counter.alive == 0)
+            }
+        }
+
+        @Test func aRecoverReturningItsOwnGuaranteeIsLoggedLeftPendingAndFreed() {
+            LogCapture.capture { log in
+                let weakResult: WeakReference<Guarantee<Int>>
+                do {
+                    let (head, resolver) = Promise<Int>.pending()
+                    let slot = Locked<Guarantee<Int>?>(nil)
+                    let result = head.recover(on: nil) { _ in slot.value ?? Guarantee.value(0) }
+                    slot.value = result
+                    weakResult = WeakReference(result)
+
+                    resolver.reject(TestError.boom)
+
+                    #expect(result.isPending)
+                    slot.value = nil
+                }
+
+                #expect(log.eventsFromThisTest(ofKind: .guaranteeReturnedSelf).count == 1)
+                #expect(weakResult.object == nil)
+            }
+        }
+
+        @Test func aPromiseThenReturningItselfIsRejectedNotLogged() {
+            LogCapture.capture { log in
+                let (head, resolver) = Promise<Int>.pending()
+                let slot = Locked<Promise<Int>?>(nil)
+                let result = head.then(on: nil) { _ in slot.value ?? Promise.value(0) }
+                slot.value = result
+
+                resolver.fulfill(1)
+
+                #expect(result.error as? PMKError == .returnedSelf)
+                #expect(log.eventsFromThisTest(ofKind: .guaranteeReturnedSelf).isEmpty)
+                slot.value = nil
             }
         }
 

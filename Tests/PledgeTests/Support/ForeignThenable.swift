@@ -9,14 +9,20 @@ final class ForeignThenable<T: Sendable>: Thenable, @unchecked Sendable {
     private var stored: Result<T, Error>?
     private var waiting: [@Sendable (Result<T, Error>) -> Void] = []
     private let lock = NSLock()
+    /// How many times each handler is called: 1, unless the thenable is made to misbehave.
+    private let calls: Int
 
-    init() {}
+    /// - Parameter calls: How many times to call each handler with the result; above 1, the
+    ///   thenable breaks `pipe`'s contract, as a buggy client type might.
+    init(callingEachHandler calls: Int = 1) {
+        self.calls = calls
+    }
 
     func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         lock.lock()
         if let stored {
             lock.unlock()
-            body(stored)
+            for _ in 0..<calls { body(stored) }
         } else {
             waiting.append(body)
             lock.unlock()
@@ -43,6 +49,8 @@ final class ForeignThenable<T: Sendable>: Thenable, @unchecked Sendable {
         let due = waiting
         waiting = []
         lock.unlock()
-        for handler in due { handler(result) }
+        for handler in due {
+            for _ in 0..<calls { handler(result) }
+        }
     }
 }

@@ -10,6 +10,7 @@ enum LogEventKind: Sendable, Equatable {
     case cauterized
     case nilDispatchQueueWithFlags
     case waitOnHandlerQueue
+    case guaranteeReturnedSelf
 }
 
 extension LogEvent {
@@ -21,6 +22,7 @@ extension LogEvent {
         case .cauterized: return .cauterized
         case .nilDispatchQueueWithFlags: return .nilDispatchQueueWithFlags
         case .waitOnHandlerQueue: return .waitOnHandlerQueue
+        case .guaranteeReturnedSelf: return .guaranteeReturnedSelf
         }
     }
 }

@@ -181,6 +181,30 @@ import Testing
         #expect(outcome.all == ["saw its sibling"])
     }
 
+    /// The first handler for the block's queue would be the block's tail, which starts only once
+    /// the block ends. Its sibling for the same queue is dispatched, and a concurrent queue may
+    /// start it at once, so the first is dispatched just before it instead: it starts without
+    /// waiting for the block to end, as it would without shared blocks.
+    @Test func theFirstOfTwoHandlersOnAConcurrentQueueStartsBeforeTheBlockEnds() {
+        let queue = TestQueues.concurrent("hops.first-of-two")
+        let firstStarted = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Recorder<String>()
+        let (base, resolver) = resolvedInABlock(on: queue)
+        base.done(on: queue) { _ in firstStarted.signal() }.cauterize()
+        base.done(on: queue) { _ in }.cauterize()
+        // Runs in the block, after both were dispatched: the block ends only once the first
+        // handler has started, or the wait times out.
+        base.done(on: nil) { _ in
+            outcome.append(firstStarted.wait(timeout: .testTimeout) == .success ? "first started" : "timed out")
+            finished.signal()
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout + 10) == .success)
+        #expect(outcome.all == ["first started"])
+    }
+
     /// A pending promise that a `map(on: queue)` block resolves, so that its handlers fire
     /// inside a Pledge block on `queue`, and the resolver that starts it.
     private func resolvedInABlock(on queue: DispatchQueue) -> (Promise<Int>, Resolver<Int>) {
