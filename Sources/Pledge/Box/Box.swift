@@ -99,9 +99,10 @@ class Box<R: Sendable>: @unchecked Sendable {
         phase == BoxPhase.pending ? .pending : .resolved(value)
     }
 
-    /// The value, when the box is sealed and every handler attached before has been started, so
-    /// that a new handler may run at once without overtaking them; `nil` otherwise (pending, or
-    /// still firing). Lock-free.
+    /// The value, when the box is sealed and every handler attached before has been started (or,
+    /// for a queued handler, dispatched or made the tail of the current block, see ``Cascade``),
+    /// so that a new handler may run at once without overtaking them; `nil` otherwise (pending,
+    /// or still firing). Lock-free.
     @inlinable
     final var settledValue: R? {
         phase == BoxPhase.resolved ? value : nil

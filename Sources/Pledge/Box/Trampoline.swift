@@ -42,7 +42,10 @@ public struct _PledgeStep {
 ///   When one of them is for the same queue, the tail is dispatched too, just before it, as a
 ///   plain block that shares with nothing: a tail would start only once the block ends, after
 ///   a sibling that a concurrent queue may start at once, and handlers for one queue must start
-///   in the order they were attached;
+///   in the order they were attached. (A handler attached only after the box has finished
+///   firing is not covered: it starts a run of its own, which knows nothing of this tail, so on
+///   a concurrent queue it may start first. ``PMKConfiguration/chainsShareBlocks`` documents
+///   this exception.);
 /// - only when the run has no tail yet: the tail runs once everything else the block started
 ///   has run, exactly where a block dispatched at that moment would have started had the queue
 ///   been empty;
