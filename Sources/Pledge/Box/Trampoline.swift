@@ -94,7 +94,7 @@ struct Cascade {
     /// Whether the tail is a handler of the box now firing: set by ``setTail(_:)``, cleared when
     /// the next box starts firing (``startFiring()``).
     @usableFromInline
-    var tailIsFiringBoxs: Bool
+    var tailBelongsToFiringBox: Bool
 
     /// Set while ``dispatchTail()`` runs the tail's step: the step dispatches its operation
     /// instead of running it.
@@ -108,7 +108,7 @@ struct Cascade {
         hopsLeft = queue == nil ? 0 : Cascade.hopsPerBlock
         firstHopOfBox = false
         hasTail = false
-        tailIsFiringBoxs = false
+        tailBelongsToFiringBox = false
         dispatchesTail = false
     }
 
@@ -116,7 +116,7 @@ struct Cascade {
     @inlinable @inline(__always)
     mutating func startFiring() {
         firstHopOfBox = true
-        tailIsFiringBoxs = false
+        tailBelongsToFiringBox = false
     }
 
     /// Whether a hop to `queue` may run inline, as the run's tail, instead of in a block of its
@@ -133,7 +133,7 @@ struct Cascade {
             hopsLeft = 0
             // A later handler of the tail's own box, for the same queue: it is dispatched, so
             // the tail goes first (see ``Cascade``).
-            if tailIsFiringBoxs { dispatchTail() }
+            if tailBelongsToFiringBox { dispatchTail() }
             return false
         }
         hopsLeft -= 1
@@ -148,14 +148,14 @@ struct Cascade {
         firstHopOfBox = false
         guard self.queue == ObjectIdentifier(queue) else { return }
         hopsLeft = 0
-        if tailIsFiringBoxs { dispatchTail() }
+        if tailBelongsToFiringBox { dispatchTail() }
     }
 
     /// Makes `step` the run's tail (see ``hasTail``). Only after ``mayHopInline(to:)`` said yes.
     @inlinable
     mutating func setTail(_ step: consuming _PledgeStep) {
         hasTail = true
-        tailIsFiringBoxs = true
+        tailBelongsToFiringBox = true
         if stack.isEmpty {
             stack.append(step)  // the usual case, and much cheaper than inserting
         } else {
@@ -168,7 +168,7 @@ struct Cascade {
     /// and the box's other steps are pushed once it has finished firing.
     @usableFromInline
     mutating func dispatchTail() {
-        tailIsFiringBoxs = false
+        tailBelongsToFiringBox = false
         guard hasTail, !stack.isEmpty else { return }
         let tail = stack.removeFirst()
         dispatchesTail = true
