@@ -159,9 +159,10 @@ class Box<R: Sendable>: @unchecked Sendable {
     /// box attaches to a thenable it follows. A thin function, so attaching it allocates nothing.
     @inlinable
     static func forward(_ target: (any HandlerTarget)?, _ value: R) -> _PledgeStep? {
-        // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target
-        // (see `follow(_:into:)` and its callers), never with `nil`. Unwrapping without a check
-        // borrows the caller's reference instead of copying it.
+        // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target,
+        // never with `nil`, and only to Pledge's own boxes, which pass it that target back (see
+        // `Thenable._forward(into:)`, its only user; a thenable outside Pledge never gets it).
+        // Unwrapping without a check borrows the caller's reference instead of copying it.
         return unsafeDowncast(target.unsafelyUnwrapped, to: Box<R>.self).resolve(value)
     }
 }

@@ -54,7 +54,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         } else {
             let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
-            Trampoline.run(bridge._pipe(box, Box.forward))
+            Trampoline.run(bridge._forward(into: box))
         }
     }
 

@@ -226,7 +226,22 @@ func follow<U: Thenable>(_ thenable: U, into box: EmptyBox<Result<U.T, Error>>) 
         }
         return box.resolve(.failure(PMKError.returnedSelf))
     }
-    return thenable._pipe(box, Box.forward)
+    return thenable._forward(into: box)
+}
+
+extension Thenable {
+    /// Seals `box` with this thenable's result once it has one: through `_pipe`, with `box` as
+    /// the handler's target, for a promise or a guarantee, and through `pipe(to:)` for any other
+    /// thenable. A type outside Pledge may implement `_pipe` itself, and `Box.forward` trusts
+    /// its target without a check, so such a type is never handed one.
+    ///
+    /// - Returns: the step that runs `box`'s handlers, when it was sealed at once.
+    @inlinable
+    func _forward(into box: Box<Result<T, Error>>) -> _PledgeStep? {
+        if _isPledge { return _pipe(box, Box.forward) }
+        pipe { Trampoline.run(box.resolve($0)) }
+        return nil
+    }
 }
 
 /// The result of calling a throwing closure, as a `Result`.
