@@ -22,6 +22,10 @@ extension CancellableError {
     /// Without this default, the `isCancelled` that every `Error` has would stand in for the
     /// missing implementation, and it asks the error's own `isCancelled`: itself, forever, until
     /// the stack overflowed. (PromiseKit has that defect.)
+    ///
+    /// As with any protocol default, a class that conforms without implementing `isCancelled`
+    /// gets this one for good: a subclass that adds its own is not asked. Implement it in the
+    /// class that declares the conformance.
     public var isCancelled: Bool { false }
 }
 

@@ -57,8 +57,9 @@ public final class Resolver<T: Sendable>: Sendable {
     }
 
     /// Resolves the promise with `result`: the form `seal.resolve(.success(value))` picks. The
-    /// generic form alone leaves the error type of a bare `.success(value)` unknown, and the
-    /// call does not compile (as PromiseKit's `seal.resolve(.fulfilled(value))` does).
+    /// generic form alone leaves the error type of a bare `.success(value)` unknown, so without
+    /// this one that call would not compile, where PromiseKit's `seal.resolve(.fulfilled(value))`
+    /// does.
     @inlinable
     public func resolve(_ result: Result<T, Error>) {
         box.seal(result)
