@@ -177,9 +177,6 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         let settled = settle(result)
         let next: Next = withState { state in
             guard !state.finished else { return .nothing }
-            // A thenable outside Pledge may call its handler more than once: its first outcome
-            // counts, as the first call to a resolver does.
-            guard state.slots[index] == nil else { return .nothing }
             state.outstanding -= 1
             switch settled {
             case .failure(let error):
@@ -301,7 +298,7 @@ where Source.Element: Thenable {
                 source = nil
                 return exhaust()
             }
-            Trampoline.run(input._pipe(nil, handler(for: admit())))
+            Trampoline.run(input._pipeOnce(handler(for: admit())))
             switch verdict() {
             case .more:
                 continue
@@ -350,7 +347,7 @@ func _fanIn<U: Thenable, Slot: Sendable, Output: Sendable>(
     let fanIn = FanInCore(
         state: .init(awaiting: inputs.count), limit: .max, settle: settle, collect: collect)
     for index in inputs.indices {
-        Trampoline.run(inputs[index]._pipe(nil, fanIn.handler(for: index)))
+        Trampoline.run(inputs[index]._pipeOnce(fanIn.handler(for: index)))
     }
     Trampoline.run(fanIn.exhaust())
     return fanIn.box

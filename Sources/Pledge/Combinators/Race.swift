@@ -76,12 +76,10 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     let pending = RaceTally(thenables.count)
     for thenable in thenables {
-        // A thenable outside Pledge may call its handler more than once; only its first
-        // outcome counts, or one input rejected twice would count as two.
-        let once = thenable._isPledge ? nil : OnceFlag()
+        // Once per input, even for a thenable outside Pledge that calls back twice: one input
+        // rejected twice must not count as two.
         Trampoline.run(
-            thenable._pipe(nil) { _, result in
-                if let once, !once.claim() { return nil }
+            thenable._pipeOnce { _, result in
                 if case .success = result { return box.resolve(result) }
                 guard pending.rejectionIsLast() else { return nil }
                 return box.resolve(.failure(PMKError.noWinner))
@@ -121,21 +119,5 @@ final class RaceTally: Sendable {
     @inlinable
     func rejectionIsLast() -> Bool {
         remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
-    }
-}
-
-/// Lets exactly one of the calls that try to claim it through.
-@usableFromInline
-final class OnceFlag: Sendable {
-    @usableFromInline
-    let claimed = Atomic<Bool>(false)
-
-    @inlinable
-    init() {}
-
-    /// Whether this call is the first to claim the flag.
-    @inlinable
-    func claim() -> Bool {
-        !claimed.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

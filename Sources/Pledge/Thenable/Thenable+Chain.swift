@@ -242,6 +242,25 @@ extension Thenable {
         pipe { Trampoline.run(box.resolve($0)) }
         return nil
     }
+
+    /// Attaches `handler`, which needs no target, so that it runs exactly once, with this
+    /// thenable's first outcome. A promise or a guarantee calls each handler exactly once, so
+    /// it gets `handler` itself; any other thenable gets it through `pipe(to:)`, behind a
+    /// once-only flag: a type outside Pledge may call its handlers more than once, against
+    /// `pipe`'s contract, or implement `_pipe` itself.
+    ///
+    /// - Returns: the step `handler` handed back, when it ran at once.
+    @inlinable
+    func _pipeOnce(
+        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+    ) -> _PledgeStep? {
+        if _isPledge { return _pipe(nil, handler) }
+        let once = OnceFlag()
+        pipe { result in
+            if once.claim() { Trampoline.run(handler(nil, result)) }
+        }
+        return nil
+    }
 }
 
 /// The result of calling a throwing closure, as a `Result`.
