@@ -136,7 +136,7 @@ extension Thenable {
             let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
             let flags = flags?.rawValue
             Trampoline.run(
-                _pipe(nil) { _, result in
+                _pipeOnce { _, result in
                     guard let queue, operation.acts(on: result) else { return operation.run(result, into: box) }
                     return operation.dispatchedHop(result, into: box, on: queue, flags: flags)
                 })

@@ -1,3 +1,4 @@
+import Dispatch
 import Pledge
 import Testing
 
@@ -34,5 +35,31 @@ private final class TargetDroppingThenable: Thenable, Sendable {
 
     @Test func raceFollowsAThenableWithItsOwnPipeThroughPipeTo() {
         #expect(race([TargetDroppingThenable()]).value == 1)
+    }
+
+    /// A thenable outside Pledge that calls its handlers twice, against `pipe`'s contract, still
+    /// runs an operator's closure once, inline or on a queue.
+    @Test func anOperatorOnAThenableThatCallsBackTwiceRunsItsClosureOnce() {
+        let twice = ForeignThenable<Int>(callingEachHandler: 2)
+        let inline = AtomicCounter()
+        let queued = AtomicCounter()
+        let finished = DispatchSemaphore(value: 0)
+        let queue = TestQueues.serial("foreign.twice")
+        let mapped = twice.map(on: nil) { value -> Int in
+            inline.increment()
+            return value + 1
+        }
+        twice.done(on: queue) { _ in
+            queued.increment()
+            finished.signal()
+        }.cauterize()
+
+        twice.resolve(.success(1))
+
+        #expect(mapped.value == 2)
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        queue.sync {}
+        #expect(inline.value == 1)
+        #expect(queued.value == 1)
     }
 }
