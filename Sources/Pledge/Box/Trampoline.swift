@@ -42,10 +42,9 @@ public struct _PledgeStep {
 ///   When one of them is for the same queue, the tail is dispatched too, just before it, as a
 ///   plain block that shares with nothing: a tail would start only once the block ends, after
 ///   a sibling that a concurrent queue may start at once, and handlers for one queue must start
-///   in the order they were attached. (A handler attached only after the box has finished
-///   firing is not covered: it starts a run of its own, which knows nothing of this tail, so on
-///   a concurrent queue it may start first. ``PMKConfiguration/chainsShareBlocks`` documents
-///   this exception.);
+///   in the order they were attached. For the same reason the box stays `firing` until its
+///   tail starts: a handler attached to it meanwhile, from any thread, is stored, and the tail
+///   runs it once it has started itself (see ``EmptyBox/fire(_:_:)``);
 /// - only when the run has no tail yet: the tail runs once everything else the block started
 ///   has run, exactly where a block dispatched at that moment would have started had the queue
 ///   been empty;
@@ -92,7 +91,9 @@ struct Cascade {
     var hasTail: Bool
 
     /// Whether the tail is a handler of the box now firing: set by ``setTail(_:)``, cleared when
-    /// the next box starts firing (``startFiring()``).
+    /// the tail is dispatched (``dispatchTail()``) or the next box starts firing
+    /// (``startFiring()``). The firing box stops after the batch that set it, and leaves the
+    /// rest of its firing to the tail (see ``EmptyBox/fire(_:_:)``).
     @usableFromInline
     var tailBelongsToFiringBox: Bool
 

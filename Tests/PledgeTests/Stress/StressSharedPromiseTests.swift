@@ -1,3 +1,4 @@
+import Dispatch
 import Pledge
 import Testing
 
@@ -26,6 +27,10 @@ struct StressSharedPromiseTests {
         case pipeOnly
         /// `pipe`, `map(on: nil)`, `done(on: nil)`, `tap(on: nil)` and `catch(on: nil)` in turn.
         case mixed
+        /// As `mixed`, on a promise that a block on a serial queue fulfils and whose first
+        /// handler, for that queue, waits as the block's tail: the promise goes on starting its
+        /// handlers until that tail starts, which then runs those attached meanwhile.
+        case mixedWithATail
 
         var description: String { rawValue }
     }
@@ -73,7 +78,15 @@ struct StressSharedPromiseTests {
         let perRound = attachers * handlersPerThread
         precondition(firstHalf > 0 && firstHalf < handlersPerThread)
         let pending = (0..<rounds).map { _ in Promise<Int>.pending() }
-        let promises = pending.map(\.promise)
+        let tailQueue = DispatchQueue(label: "stress.shared-promise.tail")
+        let promises =
+            mix == .mixedWithATail
+            ? pending.map { gate in
+                let promise = gate.promise.map(on: tailQueue) { $0 }
+                promise.done(on: tailQueue) { _ in }.cauterize()
+                return promise
+            }
+            : pending.map(\.promise)
         let resolvers = pending.map(\.resolver)
         // One counter per handler: how many times it ran.
         let runs = RendezvousCounters(count: rounds * perRound)
@@ -166,10 +179,10 @@ struct StressSharedPromiseTests {
         _ ran: @escaping @Sendable (Result<Int, Error>) -> Void
     ) {
         switch (mix, index % 5) {
-        case (.pipeOnly, _), (.mixed, 0): promise.pipe(to: ran)
-        case (.mixed, 1): _ = promise.map(on: nil) { ran(.success($0)) }
-        case (.mixed, 2): _ = promise.done(on: nil) { ran(.success($0)) }
-        case (.mixed, 3): _ = promise.tap(on: nil, ran)
+        case (.pipeOnly, _), (_, 0): promise.pipe(to: ran)
+        case (_, 1): _ = promise.map(on: nil) { ran(.success($0)) }
+        case (_, 2): _ = promise.done(on: nil) { ran(.success($0)) }
+        case (_, 3): _ = promise.tap(on: nil, ran)
         default: promise.catch(on: nil, policy: .allErrors) { ran(.failure($0)) }
         }
     }
@@ -177,8 +190,8 @@ struct StressSharedPromiseTests {
     /// How many times handler number `index` should run.
     private static func runsFor(kindOf index: Int, mix: Mix, fulfilled: Bool) -> Int {
         switch (mix, index % 5) {
-        case (.pipeOnly, _), (.mixed, 0), (.mixed, 3): return 1
-        case (.mixed, 1), (.mixed, 2): return fulfilled ? 1 : 0
+        case (.pipeOnly, _), (_, 0), (_, 3): return 1
+        case (_, 1), (_, 2): return fulfilled ? 1 : 0
         default: return fulfilled ? 0 : 1
         }
     }

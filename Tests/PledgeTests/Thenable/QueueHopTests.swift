@@ -205,6 +205,58 @@ import Testing
         #expect(outcome.all == ["first started"])
     }
 
+    /// The first handler waits as the block's tail while the block runs a later step, and a
+    /// handler attached to the same promise from another thread meanwhile must not start first:
+    /// not even an `on: nil` one, which would otherwise run at once on the attaching thread.
+    @Test(arguments: [false, true])
+    func aHandlerAttachedWhileTheFirstWaitsAsTheBlocksTailStartsAfterIt(concurrentQueue: Bool) {
+        let queue = concurrentQueue ? TestQueues.concurrent("hops.late-tail") : TestQueues.serial("hops.late-tail")
+        let events = Recorder<String>()
+        let attached = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let (base, resolver) = resolvedInABlock(on: queue)
+        base.done(on: queue) { _ in events.append("first") }.cauterize()
+        // A step of the same block, after `base` has run its handlers and before the tail: holds
+        // the block until another thread has attached a handler to `base`.
+        base.map(on: nil) { $0 }.done(on: nil) { _ in
+            Thread.detachNewThread {
+                base.done(on: nil) { _ in
+                    events.append("late")
+                    finished.signal()
+                }.cauterize()
+                attached.signal()
+            }
+            _ = attached.wait(timeout: .testTimeout)
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == ["first", "late"])
+    }
+
+    /// The same with the late handler on the concurrent queue itself, attached from the block's
+    /// own thread: it is kept until the first has started, then runs exactly once, and reading
+    /// the promise meanwhile returns its value at once.
+    @Test func aQueuedHandlerAttachedWhileTheFirstWaitsAsTheBlocksTailStartsAfterIt() {
+        let queue = TestQueues.concurrent("hops.late-queued")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (base, resolver) = resolvedInABlock(on: queue)
+        base.done(on: queue) { _ in events.append("first") }.cauterize()
+        base.map(on: nil) { $0 }.done(on: nil) { _ in
+            base.done(on: queue) { _ in
+                events.append("late")
+                finished.signal()
+            }.cauterize()
+            // Reading the promise does not wait for the tail: it is resolved.
+            events.append(base.value == 1 ? "read" : "not resolved")
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(waited(finished))
+        #expect(events.all == ["read", "first", "late"])
+    }
+
     /// A pending promise that a `map(on: queue)` block resolves, so that its handlers fire
     /// inside a Pledge block on `queue`, and the resolver that starts it.
     private func resolvedInABlock(on queue: DispatchQueue) -> (Promise<Int>, Resolver<Int>) {
