@@ -100,9 +100,9 @@ class Box<R: Sendable>: @unchecked Sendable {
     }
 
     /// The value, when the box is sealed and every handler attached before has been started (or,
-    /// for a queued handler, dispatched), so that a new handler may run at once without
-    /// overtaking them; `nil` otherwise (pending, or still firing, which includes waiting for a
-    /// handler that is the tail of a block to start, see ``Cascade``). Lock-free.
+    /// for a queued handler, dispatched or made the tail of the current block, see ``Cascade``),
+    /// so that a new handler may run at once without overtaking them; `nil` otherwise (pending,
+    /// or still firing). Lock-free.
     @inlinable
     final var settledValue: R? {
         phase == BoxPhase.resolved ? value : nil

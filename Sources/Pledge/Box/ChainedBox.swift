@@ -136,9 +136,8 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // may be read without its lock.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         if cascade.mayHopInline(to: box.queue) {
-            // The step runs once the block's run has nothing else left, and then finishes
-            // `source`'s firing, which stops at this batch (see `EmptyBox.fire`): keep `source`
-            // until then.
+            // The step runs once the block's run has nothing else left, long after `source`'s
+            // firing has ended: keep `source` until then.
             _ = box.source.retain()
             cascade.setTail(_PledgeStep(box, fire: { QueuedChainedBox.runInline($0, &$1) }))
             return nil
@@ -147,15 +146,11 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         return nil
     }
 
-    /// Runs the operation inline, in the current block on the box's queue, as the run's tail,
-    /// and then finishes the firing of `source`, which was handed to this tail (see
-    /// ``EmptyBox/fire(_:_:)``): handlers attached to `source` meanwhile start only now, after
-    /// this one (``EmptyBox/finishFiring(_:)``).
+    /// Runs the operation inline, in the current block on the box's queue, as the run's tail.
     ///
     /// Or, when ``Cascade/dispatchTail()`` calls it, dispatches the operation to the queue as a
     /// plain block (empty flags: its run takes no hop inline, see `DispatchQueue.run`), so that
-    /// the operation's own next handlers queue behind the sibling dispatched after it. `source`
-    /// is still firing then, and finishes by itself.
+    /// the operation's own next handlers queue behind the sibling dispatched after it.
     @inlinable
     static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `hop` makes steps for this function, always with a
@@ -163,26 +158,11 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         // This step is the run's tail (see `hop`): the run may take a new one.
         cascade.hasTail = false
-        // The count `hop` took on `source` keeps it alive until the release at the end; it is
-        // read through the uncounted reference meanwhile, so that the calls below copy nothing.
-        let source = box.source
-        defer { source.release() }
-        let input = source._withUnsafeGuaranteedRef { $0.value }
+        let source = box.source.takeRetainedValue()
         if cascade.dispatchesTail {
-            box.queue.run(box.take(), input, into: box, flags: 0)
+            box.queue.run(box.take(), source.value, into: box, flags: 0)
             return nil
         }
-        let next = box.take().run(input, into: box)
-        // The operation has started (and run): `source`'s later handlers may start too.
-        let late = source._withUnsafeGuaranteedRef {
-            // Safety: `source` was firing when this tail was set (see `hop`), so it is an
-            // `EmptyBox`, and it still is: its firing waits for this call.
-            unsafeDowncast($0, to: EmptyBox<Result<Operation.Input, Error>>.self).finishFiring(&cascade)
-        }
-        guard let late else { return next }
-        guard let next else { return late }
-        // This operation's cascade first, then those of `source`'s later handlers.
-        cascade.stack.append(late)
-        return next
+        return box.take().run(source.value, into: box)
     }
 }

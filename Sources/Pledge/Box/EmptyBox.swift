@@ -15,9 +15,7 @@ import Synchronization
 ///
 /// Sealing moves the box to `firing`, not straight to `resolved`: a handler attached by another
 /// thread while the sealer is still running earlier handlers is queued behind them instead of
-/// overtaking them, so handlers always start in the order they were attached. A box whose
-/// handler became the tail of the current block (see ``Cascade``) stays `firing` until that tail
-/// starts, for the same reason: the tail finishes the box's firing (see ``fire(_:_:)``).
+/// overtaking them, so handlers always start in the order they were attached.
 ///
 /// Field types are chosen so that the unspecialised `deinit` needs no generic metadata lookup:
 /// `value` has the bare generic type `R` (whose metadata the class already holds) and
@@ -128,12 +126,6 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// Runs the handlers of a box in the `firing` phase until none are left, then marks it
     /// resolved. Called only by the trampoline, on the thread that sealed the box.
     ///
-    /// When one of the handlers became the tail of the current block (see ``Cascade``), the box
-    /// stops after that batch and stays `firing`: the tail has not started yet, so a handler
-    /// attached now must wait for it. The tail finishes the box's firing once it has started
-    /// (``finishFiring(_:_:)``). Stopping there, without looking for more handlers, means that
-    /// the box's lock is still taken as often as without a tail.
-    ///
     /// - Returns: the step of the first handler that handed one back. The steps of later
     ///   handlers, from every batch, go on the cascade's stack so that they are popped in
     ///   attachment order after that step's cascade.
@@ -147,39 +139,6 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         cascade.startFiring()
         while let handlers = box.takeDue() {
             handlers.run(box.value, next: &next, later: &later, &cascade)
-            // A handler is now the block's tail: the tail finishes this firing.
-            if cascade.tailBelongsToFiringBox { break }
-        }
-        // Popped in attachment order once `next`'s cascade has finished.
-        if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }
-        return next
-    }
-
-    /// Finishes a firing that ``fire(_:_:)`` handed to the block's tail, now that the tail has
-    /// started: runs the handlers attached meanwhile, if any, and marks the box resolved. Called
-    /// only by ``QueuedChainedBox/runInline(_:_:)``.
-    @inlinable
-    final func finishFiring(_ cascade: inout Cascade) -> _PledgeStep? {
-        // The usual case: nothing was attached meanwhile, and this marks the box resolved.
-        guard let handlers = takeDue() else { return nil }
-        return runLate(handlers, &cascade)
-    }
-
-    /// ``finishFiring(_:)`` when handlers were attached while the tail waited: runs them, then
-    /// every batch attached while they ran, as ``fire(_:_:)`` does. Kept apart from `fire`,
-    /// whose loop takes its first batch itself, so that neither path pays for the other.
-    @usableFromInline
-    final func runLate(_ handlers: borrowing Handlers<R>, _ cascade: inout Cascade) -> _PledgeStep? {
-        var next: _PledgeStep? = nil
-        var later: [_PledgeStep] = []
-        cascade.startFiring()
-        handlers.run(value, next: &next, later: &later, &cascade)
-        // While a handler is the block's tail, the tail finishes this firing.
-        if !cascade.tailBelongsToFiringBox {
-            while let more = takeDue() {
-                more.run(value, next: &next, later: &later, &cascade)
-                if cascade.tailBelongsToFiringBox { break }
-            }
         }
         // Popped in attachment order once `next`'s cascade has finished.
         if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }

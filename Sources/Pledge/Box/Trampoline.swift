@@ -42,9 +42,12 @@ public struct _PledgeStep {
 ///   When one of them is for the same queue, the tail is dispatched too, just before it, as a
 ///   plain block that shares with nothing: a tail would start only once the block ends, after
 ///   a sibling that a concurrent queue may start at once, and handlers for one queue must start
-///   in the order they were attached. For the same reason the box stays `firing` until its
-///   tail starts: a handler attached to it meanwhile, from any thread, is stored, and the tail
-///   runs it once it has started itself (see ``EmptyBox/fire(_:_:)``);
+///   in the order they were attached. (A handler attached only after the box has finished
+///   firing is not covered: it starts a run of its own, which knows nothing of this tail, so on
+///   a concurrent queue it may start first. ``PMKConfiguration/chainsShareBlocks`` documents
+///   this exception. Keeping the box `firing` until its tail starts would close it, but a
+///   handler attached to the box later in the same block, or inside the tail, would then wait
+///   for the tail, and code there waiting for that handler would hang.);
 /// - only when the run has no tail yet: the tail runs once everything else the block started
 ///   has run, exactly where a block dispatched at that moment would have started had the queue
 ///   been empty;
@@ -91,9 +94,7 @@ struct Cascade {
     var hasTail: Bool
 
     /// Whether the tail is a handler of the box now firing: set by ``setTail(_:)``, cleared when
-    /// the tail is dispatched (``dispatchTail()``) or the next box starts firing
-    /// (``startFiring()``). The firing box stops after the batch that set it, and leaves the
-    /// rest of its firing to the tail (see ``EmptyBox/fire(_:_:)``).
+    /// the next box starts firing (``startFiring()``).
     @usableFromInline
     var tailBelongsToFiringBox: Bool
 

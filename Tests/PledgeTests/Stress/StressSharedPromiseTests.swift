@@ -27,9 +27,9 @@ struct StressSharedPromiseTests {
         case pipeOnly
         /// `pipe`, `map(on: nil)`, `done(on: nil)`, `tap(on: nil)` and `catch(on: nil)` in turn.
         case mixed
-        /// As `mixed`, on a promise that a block on a serial queue fulfils and whose first
-        /// handler, for that queue, waits as the block's tail: the promise goes on starting its
-        /// handlers until that tail starts, which then runs those attached meanwhile.
+        /// As `mixed`, on a promise that a block on a serial queue fulfils (in even rounds) and
+        /// whose first handler, for that queue, waits as the block's tail while the others run
+        /// and more are attached.
         case mixedWithATail
 
         var description: String { rawValue }
