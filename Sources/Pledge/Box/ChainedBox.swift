@@ -120,7 +120,7 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // `ChainedBox.receive`.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
         guard box.operation.acts(on: result) else { return box.take().run(result, into: box) }
-        return _PledgeStep(box, fire: { QueuedChainedBox.hop($0, &$1) }, isHop: true)
+        return _PledgeStep(hop: box, fire: { QueuedChainedBox.hop($0, &$1) })
     }
 
     /// Dispatches the operation to the queue, or, when the current run may take the hop (see

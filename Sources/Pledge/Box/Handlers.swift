@@ -105,7 +105,7 @@ struct Handlers<R: Sendable> {
         _ cascade: inout Cascade
     ) {
         if step.isHop {
-            _ = step.fire(step.box, &cascade)
+            _ = step.run(&cascade)
             return
         }
         if next == nil {

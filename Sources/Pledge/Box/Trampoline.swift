@@ -8,10 +8,22 @@ import Dispatch
 /// box's value type where the step is made, so running a step never goes through unspecialised
 /// generic code.
 ///
+/// A step holds its object without the compiler counting it, so that moving steps around, and
+/// making a hop that is run at once, costs no reference counting:
+/// - a step that may wait (a cascade, a tail) holds a count on its object, taken when it is
+///   made, which ``run(_:)`` gives back once the step has run. Every such step is run exactly
+///   once: the trampoline runs every step it is handed or has stacked. (One that were dropped
+///   unrun would keep its object alive for good.)
+/// - a hop (``isHop``) holds none. It is run at once by the code that called the handler that
+///   made it: the box firing that handler (see ``Handlers``), or the call that attached it to a
+///   box already settled. Either keeps the handler's target, the hop's object, alive until the
+///   hop has run; a hop whose function needs the object later (``ChainOperation``'s
+///   `dispatchedHop`) captures it.
+///
 /// Not API: the type is public only because ``Thenable/_pipe(_:_:)`` mentions it.
 public struct _PledgeStep {
     @usableFromInline
-    let box: AnyObject
+    let object: Unmanaged<AnyObject>
     @usableFromInline
     let fire: (AnyObject, inout Cascade) -> _PledgeStep?
     /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
@@ -19,11 +31,34 @@ public struct _PledgeStep {
     @usableFromInline
     let isHop: Bool
 
+    /// A step that may wait: it takes a count on `box`, which running it gives back.
     @inlinable
-    init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?, isHop: Bool = false) {
-        self.box = box
+    init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+        object = Unmanaged.passRetained(box)
         self.fire = fire
-        self.isHop = isHop
+        isHop = false
+    }
+
+    /// A hop, run at once by the box firing the handler that made it (see above). It takes no
+    /// count on `box`.
+    @inlinable
+    init(hop box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+        object = Unmanaged.passUnretained(box)
+        self.fire = fire
+        isHop = true
+    }
+
+    /// Runs the step, then gives back the count it holds, if any.
+    ///
+    /// - Returns: the step it hands back.
+    @inlinable @inline(__always)
+    func run(_ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: the object is alive: a waiting step holds a count on it, and a hop's object is
+        // kept by the box firing its handler (see above). The count is given back only once
+        // the call has returned, and a step is run once.
+        let next = object._withUnsafeGuaranteedRef { fire($0, &cascade) }
+        if !isHop { object.release() }
+        return next
     }
 }
 
@@ -174,7 +209,7 @@ struct Cascade {
         guard hasTail, !stack.isEmpty else { return }
         let tail = stack.removeFirst()
         dispatchesTail = true
-        _ = tail.fire(tail.box, &self)
+        _ = tail.run(&self)
         dispatchesTail = false
     }
 }
@@ -206,13 +241,13 @@ enum Trampoline {
         drain(first, &cascade)
     }
 
-    /// The loop behind both `run`s. Each step is moved out of `current` and dropped once it has
-    /// run, so the loop copies nothing: no retain and release of a step's box around its call.
+    /// The loop behind both `run`s. Each step is moved out of `current` and run once; running
+    /// it gives back the count it holds on its object (see ``_PledgeStep``).
     @inlinable @inline(__always)
     static func drain(_ first: consuming _PledgeStep?, _ cascade: inout Cascade) {
         var current = first
         while let step = current.take() {
-            current = step.fire(step.box, &cascade) ?? cascade.stack.popLast()
+            current = step.run(&cascade) ?? cascade.stack.popLast()
         }
     }
 }

@@ -49,13 +49,14 @@ extension ChainOperation {
         _ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>, on queue: DispatchQueue,
         flags: UInt?
     ) -> _PledgeStep {
+        // The closure keeps `box`, which the hop itself does not count.
         _PledgeStep(
-            box,
+            hop: box,
             fire: { _, cascade in
                 cascade.noteDispatchedHop(to: queue)
                 queue.run(self, result, into: box, flags: flags)
                 return nil
-            }, isHop: true)
+            })
     }
 
     /// Drops the user closure, and everything it captures. A ``ChainedBox`` calls it on its
