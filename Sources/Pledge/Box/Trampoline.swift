@@ -39,8 +39,8 @@ public struct _PledgeStep {
         isHop = false
     }
 
-    /// A hop, run at once by the box firing the handler that made it (see above). It takes no
-    /// count on `box`.
+    /// A hop, run at once by the code that called the handler that made it, which keeps `box`
+    /// alive meanwhile (see above). It takes no count on `box`.
     @inlinable
     init(hop box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passUnretained(box)
@@ -54,8 +54,8 @@ public struct _PledgeStep {
     @inlinable @inline(__always)
     func run(_ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: the object is alive: a waiting step holds a count on it, and a hop's object is
-        // kept by the box firing its handler (see above). The count is given back only once
-        // the call has returned, and a step is run once.
+        // kept by the code running the hop (see above). The count is given back only once the
+        // call has returned, and a step is run once.
         let next = object._withUnsafeGuaranteedRef { fire($0, &cascade) }
         if !isHop { object.release() }
         return next
