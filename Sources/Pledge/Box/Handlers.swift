@@ -105,7 +105,8 @@ struct Handlers<R: Sendable> {
         _ cascade: inout Cascade
     ) {
         if step.isHop {
-            _ = step.run(&cascade)
+            let none = step.run(&cascade)
+            assert(none == nil, "a hop hands back no step")  // one dropped unrun would leak its box
             return
         }
         if next == nil {

@@ -209,7 +209,8 @@ struct Cascade {
         guard hasTail, !stack.isEmpty else { return }
         let tail = stack.removeFirst()
         dispatchesTail = true
-        _ = tail.run(&self)
+        let none = tail.run(&self)
+        assert(none == nil, "a dispatched tail hands back no step")  // one dropped unrun would leak
         dispatchesTail = false
     }
 }

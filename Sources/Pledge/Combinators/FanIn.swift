@@ -250,7 +250,10 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
         case .reject(let error, _, let ownsSource):
             let step = box.resolve(.failure(error))
             // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
-            if ownsSource { _ = pull() }
+            if ownsSource {
+                let none = pull()
+                assert(none == nil, "a finished fan-in pulls nothing")  // one dropped unrun would leak
+            }
             return step
         case .fulfil(let slots): return box.resolve(.success(collect(slots)))
         case .pull: return pull()

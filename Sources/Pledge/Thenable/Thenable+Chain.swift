@@ -155,7 +155,11 @@ extension Thenable {
         to source: Box<Result<T, Error>>, on queue: DispatchQueue, _ operation: Operation
     ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
         let box = QueuedChainedBox(operation, queue: queue, source: source)
-        Trampoline.run(source.inspect(box, QueuedChainedBox<Operation>.receiveOnQueue))
+        // When `source` is settled, the handler runs at once and hands back a hop, which holds
+        // no count on `box` (see `_PledgeStep`): `box` must outlive the run.
+        withExtendedLifetime(box) {
+            Trampoline.run(source.inspect(box, QueuedChainedBox<Operation>.receiveOnQueue))
+        }
         return box
     }
 

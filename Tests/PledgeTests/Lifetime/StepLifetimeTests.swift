@@ -1,0 +1,154 @@
+import Dispatch
+import Pledge
+import Testing
+
+/// The trampoline's steps hold their boxes without the compiler counting them: a step that may
+/// wait takes a count that running it gives back, and a queued handler's hop, run at once, takes
+/// none. Every value here is a tracker, so a box whose count were never given back (a step
+/// dropped unrun, or a hop that took a count) leaves a tracker alive, and a count given back
+/// twice is a use after free under AddressSanitizer.
+@Suite struct StepLifetimeTests {
+    /// An error that keeps a tracker alive, for the rejected paths.
+    struct TrackedError: Error {
+        let tracker: LifetimeTracker
+    }
+
+    /// Waits for `group`, for at most the tests' generous timeout.
+    private func waited(_ group: DispatchGroup) -> Bool {
+        group.wait(timeout: .testTimeout) == .success
+    }
+
+    @Test func queuedHandlersOnASettledPromiseWhosePromisesAreDroppedAtOnce() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.settled")
+        let group = DispatchGroup()
+        do {
+            let promise = Promise.value(LifetimeTracker(counter))
+            for _ in 0..<50 {
+                _ = promise.map(on: queue) { $0 }
+                _ = promise.get(on: queue) { _ in }
+            }
+            group.enter()
+            promise.done(on: queue) { _ in group.leave() }.cauterize()
+        }
+        #expect(waited(group))
+        queue.drain()
+        #expect(counter.alive == 0)
+    }
+
+    /// Hops that become a block's tail, tails dispatched early by a sibling for the same queue,
+    /// hops with flags (always dispatched), `then` and `on: nil` mixed in.
+    @Test(arguments: [false, true])
+    func queuedHandlersFiredInsideABlockOnTheirQueue(concurrentQueue: Bool) {
+        let counter = LifetimeCounter()
+        let queue = concurrentQueue ? TestQueues.concurrent("steps.block") : TestQueues.serial("steps.block")
+        let group = DispatchGroup()
+        do {
+            let (gate, resolver) = Promise<LifetimeTracker>.pending()
+            let inBlock = gate.map(on: queue) { $0 }
+            for index in 0..<20 {
+                group.enter()
+                var promise = inBlock.map(on: queue) { $0 }
+                if index % 3 == 0 { promise = promise.map(on: queue, flags: .barrier) { $0 } }
+                if index % 4 == 0 { promise = promise.map(on: nil) { $0 } }
+                promise = promise.then(on: queue) { Promise.value($0) }
+                promise = promise.then(on: queue) { value in inBlock.map(on: queue) { _ in value } }
+                promise.done(on: queue) { _ in group.leave() }.cauterize()
+            }
+            resolver.fulfill(LifetimeTracker(counter))
+        }
+        #expect(waited(group))
+        queue.sync(flags: .barrier) {}
+        queue.sync(flags: .barrier) {}
+        #expect(counter.alive == 0)
+    }
+
+    /// A rejection reaching `map(on: queue)` passes through inline, without a hop.
+    @Test func rejectionsThatSkipTheHop() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.rejected")
+        let group = DispatchGroup()
+        do {
+            let settled = Promise<Int>(error: TrackedError(tracker: LifetimeTracker(counter)))
+            let (pending, resolver) = Promise<Int>.pending()
+            for input in [settled, pending] {
+                for _ in 0..<10 {
+                    group.enter()
+                    input.map(on: queue) { $0 + 1 }
+                        .then(on: queue) { Promise.value($0) }
+                        .map(on: queue, flags: .barrier) { $0 }
+                        .catch(on: queue, policy: .allErrors) { _ in group.leave() }
+                }
+            }
+            resolver.reject(TrackedError(tracker: LifetimeTracker(counter)))
+        }
+        #expect(waited(group))
+        queue.drain()
+        #expect(counter.alive == 0)
+    }
+
+    /// Thenables outside Pledge get their hops through `pipe(to:)`, as closures that keep their
+    /// box; these call each handler twice, and one is already resolved.
+    @Test func queuedHandlersOnThenablesOutsidePledge() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.foreign")
+        let group = DispatchGroup()
+        do {
+            let pending = ForeignThenable<LifetimeTracker>(callingEachHandler: 2)
+            let settled = ForeignThenable<LifetimeTracker>(callingEachHandler: 2)
+            settled.resolve(.success(LifetimeTracker(counter)))
+            for foreign in [pending, settled] {
+                for _ in 0..<10 {
+                    group.enter()
+                    foreign.map(on: queue) { $0 }.then(on: queue) { _ in foreign }
+                        .done(on: queue) { _ in group.leave() }.cauterize()
+                    group.enter()
+                    when(fulfilled: [foreign.map(on: queue) { $0 }, foreign.map(on: queue) { $0 }])
+                        .done(on: queue) { _ in group.leave() }.cauterize()
+                }
+            }
+            pending.resolve(.success(LifetimeTracker(counter)))
+        }
+        #expect(waited(group))
+        queue.drain()
+        #expect(counter.alive == 0)
+    }
+
+    /// Two threads attach queued handlers, and drop what they return, while the promise fires
+    /// inside a block on the handlers' queue: hops become tails, tails are dispatched early.
+    @Test func attachingFromTwoThreadsWhileThePromiseFiresInABlock() {
+        let counter = LifetimeCounter()
+        for round in 0..<100 {
+            let queue =
+                round.isMultiple(of: 2) ? TestQueues.serial("steps.stress") : TestQueues.concurrent("steps.stress")
+            let group = DispatchGroup()
+            let start = DispatchSemaphore(value: 0)
+            do {
+                let (gate, resolver) = Promise<LifetimeTracker>.pending()
+                let inBlock = gate.map(on: queue) { $0 }
+                for thread in 0..<2 {
+                    group.enter()
+                    DispatchQueue.global().async {
+                        _ = start.wait(timeout: .testTimeout)
+                        for index in 0..<20 {
+                            group.enter()
+                            let promise =
+                                (index + thread).isMultiple(of: 3)
+                                ? inBlock.map(on: queue, flags: .barrier) { $0 } : inBlock.map(on: queue) { $0 }
+                            _ = promise.map(on: queue) { $0 }
+                            promise.done(on: queue) { _ in group.leave() }.cauterize()
+                        }
+                        group.leave()
+                    }
+                }
+                resolver.fulfill(LifetimeTracker(counter))
+                start.signal()
+                start.signal()
+            }
+            #expect(waited(group))
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
+        #expect(counter.alive == 0)
+    }
+}
