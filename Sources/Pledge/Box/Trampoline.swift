@@ -62,6 +62,16 @@ public struct _PledgeStep {
     }
 }
 
+extension Optional where Wrapped == _PledgeStep {
+    /// Checks, in debug builds, that a call whose result is dropped handed back no step: a
+    /// counted step dropped unrun would keep its object alive for good (see ``_PledgeStep``).
+    /// `what` names the call, for the failure message.
+    @inlinable @inline(__always)
+    func expectNone(_ what: StaticString) {
+        assert(self == nil, "\(what)")
+    }
+}
+
 /// The state of one run of the ``Trampoline``: the steps still to run, and the queue whose block
 /// the run is, if any.
 ///
@@ -209,8 +219,7 @@ struct Cascade {
         guard hasTail, !stack.isEmpty else { return }
         let tail = stack.removeFirst()
         dispatchesTail = true
-        let none = tail.run(&self)
-        assert(none == nil, "a dispatched tail hands back no step")  // one dropped unrun would leak
+        tail.run(&self).expectNone("a dispatched tail hands back no step")
         dispatchesTail = false
     }
 }
