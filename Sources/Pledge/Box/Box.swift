@@ -21,10 +21,15 @@ typealias HandlerTarget = AnyObject & Sendable
 /// A handler stored in a box: it receives its target and the sealed value, and may hand back
 /// a box that it sealed in turn, whose own handlers are now due.
 ///
+/// The handler is given its target's reference to own (`consuming`): the box moves it out of
+/// its handler list rather than copying it, so a handler that needs its target after the call
+/// keeps that very count (see ``QueuedChainedBox``), and one that does not lets it go as it
+/// returns, where the box would have.
+///
 /// Returning the next step instead of running it is what keeps resolution iterative: see
 /// ``Trampoline``.
 @usableFromInline
-typealias BoxHandler<R> = @Sendable ((any HandlerTarget)?, R) -> _PledgeStep?
+typealias BoxHandler<R> = @Sendable (consuming (any HandlerTarget)?, R) -> _PledgeStep?
 
 /// The phases of a box, kept in the low bits of its atomic state word.
 @usableFromInline
@@ -158,11 +163,12 @@ class Box<R: Sendable>: @unchecked Sendable {
     /// A handler that seals the box it is given as target with the value it receives: what a
     /// box attaches to a thenable it follows. A thin function, so attaching it allocates nothing.
     @inlinable
-    static func forward(_ target: (any HandlerTarget)?, _ value: R) -> _PledgeStep? {
+    static func forward(_ target: consuming (any HandlerTarget)?, _ value: R) -> _PledgeStep? {
         // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target,
         // never with `nil`, and only to Pledge's own boxes, which pass it that target back (see
         // `Thenable._forward(into:)`, its only user; a thenable outside Pledge never gets it).
-        // Unwrapping without a check borrows the caller's reference instead of copying it.
+        // Unwrapping without a check borrows the reference this handler was given instead of
+        // copying it.
         return unsafeDowncast(target.unsafelyUnwrapped, to: Box<R>.self).resolve(value)
     }
 }

@@ -65,10 +65,13 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
     /// The handler an inline (`on: nil`) chained box is attached with: runs the operation for
     /// `result` at once.
     @inlinable
-    static func receive(_ target: (any HandlerTarget)?, _ result: Result<Operation.Input, Error>) -> _PledgeStep? {
+    static func receive(_ target: consuming (any HandlerTarget)?, _ result: Result<Operation.Input, Error>)
+        -> _PledgeStep?
+    {
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
-        // (see `_attach`), never with `nil`. Unwrapping without a check borrows the caller's
-        // reference instead of copying it, which spares a retain and a release per call.
+        // (see `_attach`), never with `nil`. Unwrapping without a check borrows the reference
+        // this handler was given instead of copying it, which spares a retain and a release per
+        // call.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: ChainedBox.self)
         return box.take().run(result, into: box)
     }
@@ -112,7 +115,7 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// (a `map` passing a rejection on, say) goes through inline, without a hop; otherwise the
     /// handler hands back the hop step.
     @inlinable
-    static func receiveOnQueue(_ target: (any HandlerTarget)?, _ result: Result<Operation.Input, Error>)
+    static func receiveOnQueue(_ target: consuming (any HandlerTarget)?, _ result: Result<Operation.Input, Error>)
         -> _PledgeStep?
     {
         // Safety: `receiveOnQueue` is only ever attached with a `QueuedChainedBox<Operation>` as
@@ -120,7 +123,8 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         // `ChainedBox.receive`.
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
         guard box.operation.acts(on: result) else { return box.take().run(result, into: box) }
-        return _PledgeStep(hop: box, fire: { QueuedChainedBox.hop($0, &$1) })
+        // The hop holds the count this handler was given on `box` (see `Handlers.run`).
+        return _PledgeStep(countedHop: box, fire: { QueuedChainedBox.hop($0, &$1) })
     }
 
     /// Dispatches the operation to the queue, or, when the current run may take the hop (see
@@ -128,20 +132,24 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     @inlinable
     static func hop(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `receiveOnQueue` makes steps for this function, always with a
-        // `QueuedChainedBox<Operation>`. A hop step never waits: it is run either by
-        // `Handlers.collect` right after the handler call that made it, while `source` fires
-        // (and the trampoline's step for that firing keeps `source` alive), or as the first
-        // step of the run that `_attach(to:on:_:)` starts when it attaches to a settled box,
-        // whose caller holds `source`. So `source` is alive here; it is sealed, so its value
-        // may be read without its lock.
+        // `QueuedChainedBox<Operation>`, on which the step holds a count. A hop step never
+        // waits: it is run either by `Handlers.collect` right after the handler call that made
+        // it, while `source` fires (and the trampoline's step for that firing keeps `source`
+        // alive), or as the first step of the run that `_attach(to:on:_:)` starts when it
+        // attaches to a settled box, whose caller holds `source`. So `source` is alive here; it
+        // is sealed, so its value may be read without its lock.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         if cascade.mayHopInline(to: box.queue) {
-            // The step runs once the block's run has nothing else left, long after `source`'s
-            // firing has ended: keep `source` until then.
-            _ = box.source.retain()
-            cascade.setTail(_PledgeStep(box, fire: { QueuedChainedBox.runInline($0, &$1) }))
+            // The tail runs once the block's run has nothing else left, long after `source`'s
+            // firing has ended. It keeps `box` with this hop's count, and `source` with the
+            // count of `source`'s firing step (only a firing box's handler may become a tail,
+            // see `Cascade.firingBoxKept`).
+            cascade.firingBoxKept = true
+            cascade.setTail(_PledgeStep(adopting: box, fire: { QueuedChainedBox.runInline($0, &$1) }))
+            cascade.keptCount = true
             return nil
         }
+        // The block keeps `box` with a count of its own; this hop's is given back as it returns.
         box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: nil)
         return nil
     }
@@ -154,15 +162,17 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     @inlinable
     static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: only `hop` makes steps for this function, always with a
-        // `QueuedChainedBox<Operation>`, after taking a count on `source`, given back here.
+        // `QueuedChainedBox<Operation>` and its count on it, after handing it `source`'s count,
+        // given back here. A tail dispatched early, while `source` still fires, holds no count
+        // on `source` (see `Cascade.firingBoxKept`): its firing step keeps it alive meanwhile.
         let box = unsafeDowncast(object, to: QueuedChainedBox.self)
         // This step is the run's tail (see `hop`): the run may take a new one.
         cascade.hasTail = false
-        let source = box.source.takeRetainedValue()
         if cascade.dispatchesTail {
-            box.queue.run(box.take(), source.value, into: box, flags: 0)
+            box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: 0)
             return nil
         }
+        let source = box.source.takeRetainedValue()
         return box.take().run(source.value, into: box)
     }
 }

@@ -137,11 +137,17 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         var next: _PledgeStep? = nil
         var later: [_PledgeStep] = []
         cascade.startFiring()
-        while let handlers = box.takeDue() {
+        while var handlers = box.takeDue() {
             handlers.run(box.value, next: &next, later: &later, &cascade)
         }
         // Popped in attachment order once `next`'s cascade has finished.
         if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }
+        if cascade.firingBoxKept {
+            // This box's first queued handler became the run's tail, which keeps the count
+            // this step holds on the box (see `Cascade.firingBoxKept`).
+            cascade.firingBoxKept = false
+            cascade.keptCount = true
+        }
         return next
     }
 }

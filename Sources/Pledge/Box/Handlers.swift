@@ -83,15 +83,35 @@ struct Handlers<R: Sendable> {
     /// `later`. A box runs several batches of handlers (those attached while it fires come in
     /// later batches) into the same two, so the cascades they start keep attachment order
     /// across batches too. A queued handler's hop is run at once instead (see ``Cascade``).
-    @inlinable
-    func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
+    ///
+    /// Each handler is given its target's reference, moved out of the batch rather than copied:
+    /// a handler that needs its target for longer than the call (a queued handler's hop, see
+    /// ``QueuedChainedBox``) keeps that count instead of taking one of its own. The batch is
+    /// left with no targets, only its functions.
+    @inlinable @inline(__always)
+    mutating func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
         if let handler {
-            if let step = handler(target, value) { Handlers.collect(step, &next, &later, &cascade) }
+            if let step = handler(target.take(), value) { Handlers.collect(step, &next, &later, &cascade) }
             return
         }
+        runList(value, next: &next, later: &later, &cascade)
+    }
+
+    /// ``run(_:next:later:_:)`` for two or more handlers, kept apart so that the usual case stays
+    /// small enough to inline.
+    @inlinable
+    mutating func runList(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
         guard let list else { return }
-        for stored in list.items {
-            if let step = stored.handler(stored.target, value) { Handlers.collect(step, &next, &later, &cascade) }
+        // The list belongs to this batch alone now (see `HandlerList`): its items are moved
+        // out, first to last, leaving it empty.
+        target = nil
+        var items: [StoredHandler<R>] = []
+        swap(&items, &list.items)
+        items.reverse()
+        while var stored = items.popLast() {
+            if let step = stored.handler(stored.target.take(), value) {
+                Handlers.collect(step, &next, &later, &cascade)
+            }
         }
     }
 
@@ -120,7 +140,7 @@ struct Handlers<R: Sendable> {
 @usableFromInline
 struct StoredHandler<R: Sendable> {
     @usableFromInline
-    let target: (any HandlerTarget)?
+    var target: (any HandlerTarget)?
     @usableFromInline
     let handler: BoxHandler<R>
 

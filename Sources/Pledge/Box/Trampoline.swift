@@ -9,16 +9,19 @@ import Dispatch
 /// generic code.
 ///
 /// A step holds its object without the compiler counting it, so that moving steps around, and
-/// making a hop that is run at once, costs no reference counting:
-/// - a step that may wait (a cascade, a tail) holds a count on its object, taken when it is
-///   made, which ``run(_:)`` gives back once the step has run. Every such step is run exactly
-///   once: the trampoline runs every step it is handed or has stacked. (One that were dropped
-///   unrun would keep its object alive for good.)
-/// - a hop (``isHop``) holds none. It is run at once by the code that called the handler that
-///   made it: the box firing that handler (see ``Handlers``), or the call that attached it to a
-///   box already settled. Either keeps the handler's target, the hop's object, alive until the
-///   hop has run; a hop whose function needs the object later (``ChainOperation``'s
-///   `dispatchedHop`) captures it.
+/// handing a count from one step to the next, costs no reference counting. Most steps hold one
+/// count on their object, which ``run(_:)`` gives back once the step's function has returned,
+/// unless the function handed it on to a step it made (it then sets
+/// ``Cascade/keptCount``):
+/// - a step that may wait (a box's cascade, a block's tail) holds a count, taken when it is made
+///   or handed over by its maker. Every such step is run exactly once: the trampoline runs
+///   every step it is handed or has stacked. (One that were dropped unrun would keep its object
+///   alive for good.)
+/// - a hop (``isHop``) is run at once by the code that called the handler that made it: the box
+///   firing that handler (see ``Handlers``), or the call that attached it to a box already
+///   settled. A queued chained box's hop holds the count its handler was given on the box, and
+///   hands it to the tail it makes, or gives it back (see ``QueuedChainedBox``). A hop whose
+///   function captures what it needs (``ChainOperation``'s `dispatchedHop`) holds none.
 ///
 /// Not API: the type is public only because ``Thenable/_pipe(_:_:)`` mentions it.
 public struct _PledgeStep {
@@ -26,38 +29,78 @@ public struct _PledgeStep {
     let object: Unmanaged<AnyObject>
     @usableFromInline
     let fire: (AnyObject, inout Cascade) -> _PledgeStep?
-    /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
-    /// handler runs at once and which hands back no step, rather than a cascade to run later.
+    /// What kind of step this is: see ``isHop`` and ``holdsCount``. One byte rather than two
+    /// flags, so that a step is four scalars and is returned in registers.
     @usableFromInline
-    let isHop: Bool
+    let kind: UInt8
 
-    /// A step that may wait: it takes a count on `box`, which running it gives back.
+    /// A step that may wait: it takes a count on `box`.
     @inlinable
     init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passRetained(box)
         self.fire = fire
-        isHop = false
+        kind = _PledgeStep.waiting
     }
 
-    /// A hop, run at once by the code that called the handler that made it, which keeps `box`
-    /// alive meanwhile (see above). It takes no count on `box`.
+    /// A step that may wait, holding a count on `box` that its maker owned and hands over: the
+    /// maker must not give that count back itself.
+    @inlinable
+    init(adopting box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+        object = Unmanaged.passUnretained(box)
+        self.fire = fire
+        kind = _PledgeStep.waiting
+    }
+
+    /// A hop that holds the count `box` brings.
+    @inlinable
+    init(countedHop box: consuming AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+        object = Unmanaged.passRetained(box)
+        self.fire = fire
+        kind = _PledgeStep.countedHop
+    }
+
+    /// A hop that holds no count on `box`: `fire` keeps what it needs, and the code running the
+    /// hop keeps `box` alive meanwhile (see above).
     @inlinable
     init(hop box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passUnretained(box)
         self.fire = fire
-        isHop = true
+        kind = _PledgeStep.uncountedHop
     }
 
-    /// Runs the step, then gives back the count it holds, if any.
+    /// The kind of a step that may wait, holding a count.
+    @inlinable static var waiting: UInt8 { 0 }
+    /// The kind of a hop that holds a count.
+    @inlinable static var countedHop: UInt8 { 1 }
+    /// The kind of a hop that holds none.
+    @inlinable static var uncountedHop: UInt8 { 2 }
+
+    /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
+    /// handler runs at once and which hands back no step, rather than a step to run later.
+    @inlinable
+    var isHop: Bool { kind != _PledgeStep.waiting }
+
+    /// Whether the step holds a count on its object.
+    @inlinable
+    var holdsCount: Bool { kind != _PledgeStep.uncountedHop }
+
+    /// Runs the step, then gives back the count it holds, unless its function handed it on.
     ///
     /// - Returns: the step it hands back.
     @inlinable @inline(__always)
     func run(_ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: the object is alive: a waiting step holds a count on it, and a hop's object is
-        // kept by the code running the hop (see above). The count is given back only once the
-        // call has returned, and a step is run once.
+        // Safety: the object is alive: the step holds a count on it, or the code running the hop
+        // keeps it (see above). The count is given back only once the call has returned, and a
+        // step is run once. `keptCount` is set only by the function just called, as it returns
+        // (see ``Cascade/keptCount``), so it speaks of this step.
         let next = object._withUnsafeGuaranteedRef { fire($0, &cascade) }
-        if !isHop { object.release() }
+        if holdsCount {
+            if cascade.keptCount {
+                cascade.keptCount = false
+            } else {
+                object.release()
+            }
+        }
         return next
     }
 }
@@ -148,6 +191,27 @@ struct Cascade {
     @usableFromInline
     var dispatchesTail: Bool
 
+    /// Set by a step's function as it returns, when it has handed the count its step holds to a
+    /// step it made: ``_PledgeStep/run(_:)`` then does not give that count back, and clears
+    /// this. Used by a queued chained box's hop that becomes the run's tail (it hands over its
+    /// count on the box) and by the firing of the box that hop waited on (``firingBoxKept``).
+    /// Each saves a retain and a release per inline hop.
+    @usableFromInline
+    var keptCount: Bool
+
+    /// Whether the box now firing has handed the count its step holds to the tail it made: set
+    /// by the hop that makes the tail, which needs that box, its input, alive until the tail
+    /// runs; turned into ``keptCount`` when the firing ends (see ``EmptyBox/fire(_:_:)``).
+    ///
+    /// Only a box's firing is ever running when a hop sets this: a tail is made only by a hop
+    /// run inside the firing of the box it waited on (``mayHopInline(to:)`` refuses every hop
+    /// outside a block's run, and the hop a settled box's handler hands back starts a run of its
+    /// own), and a firing runs no other step until it ends, except hops and the tail itself when
+    /// ``dispatchTail()`` dispatches it early. That clears this first: a dispatched tail only
+    /// borrows the firing box, which is still running its handlers.
+    @usableFromInline
+    var firingBoxKept: Bool
+
     @inlinable @inline(__always)
     init(queue: DispatchQueue?) {
         stack = []
@@ -157,6 +221,8 @@ struct Cascade {
         hasTail = false
         tailBelongsToFiringBox = false
         dispatchesTail = false
+        keptCount = false
+        firingBoxKept = false
     }
 
     /// Marks the start of a box's firing: its first hop may become the tail.
@@ -218,6 +284,9 @@ struct Cascade {
         tailBelongsToFiringBox = false
         guard hasTail, !stack.isEmpty else { return }
         let tail = stack.removeFirst()
+        // The firing box keeps its count: the dispatched tail borrows it (see
+        // ``firingBoxKept``).
+        firingBoxKept = false
         dispatchesTail = true
         tail.run(&self).expectNone("a dispatched tail hands back no step")
         dispatchesTail = false

@@ -66,7 +66,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     @inlinable
     public func _pipe(
         _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
     ) -> _PledgeStep? {
         box.inspect(target, handler)
     }

@@ -104,7 +104,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public func _pipe(
         _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
     ) -> _PledgeStep? {
         box.inspect(target, handler)
     }

@@ -156,7 +156,10 @@ extension Thenable {
     ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
         let box = QueuedChainedBox(operation, queue: queue, source: source)
         // When `source` is settled, the handler runs at once and hands back a hop, which holds
-        // no count on `box` (see `_PledgeStep`): `box` must outlive the run.
+        // the count on `box` that the handler was given (see `_PledgeStep`). Keeping `box`
+        // explicitly to the end is not needed for that, but it lets the compiler take the two
+        // counts this function gives out (the handler's and the caller's) in one
+        // `swift_retain_n`: without it, W3 runs 5% more instructions per step.
         withExtendedLifetime(box) {
             Trampoline.run(source.inspect(box, QueuedChainedBox<Operation>.receiveOnQueue))
         }
@@ -257,7 +260,7 @@ extension Thenable {
     /// - Returns: the step `handler` handed back, when it ran at once.
     @inlinable
     func _pipeOnce(
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
     ) -> _PledgeStep? {
         if _isPledge { return _pipe(nil, handler) }
         let once = OnceFlag()

@@ -30,7 +30,7 @@ public protocol Thenable: AnyObject, Sendable {
     /// default implementation built on ``pipe(to:)``.
     func _pipe(
         _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
     ) -> _PledgeStep?
 }
 
@@ -39,7 +39,7 @@ extension Thenable {
     @inlinable
     public func _pipe(
         _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
+        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
     ) -> _PledgeStep? {
         pipe { Trampoline.run(handler(target, $0)) }
         return nil

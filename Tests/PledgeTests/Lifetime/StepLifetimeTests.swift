@@ -1,12 +1,15 @@
 import Dispatch
 import Pledge
+import Synchronization
 import Testing
 
-/// The trampoline's steps hold their boxes without the compiler counting them: a step that may
-/// wait takes a count that running it gives back, and a queued handler's hop, run at once, takes
-/// none. Every value here is a tracker, so a box whose count were never given back (a step
-/// dropped unrun, or a hop that took a count) leaves a tracker alive, and a count given back
-/// twice is a use after free under AddressSanitizer.
+/// The trampoline's steps hold their boxes without the compiler counting them, and hand counts
+/// on: a step that may wait holds a count that running it gives back; a queued handler's hop
+/// holds the count its handler was given on its box, and a hop that becomes a block's tail hands
+/// it to the tail, together with the count of the firing box it waited on. Every value here is a
+/// tracker, so a count never given back (a step dropped unrun, a count handed on and also kept)
+/// leaves a tracker alive, and a count given back twice is a use after free, which crashes or
+/// which AddressSanitizer reports.
 @Suite struct StepLifetimeTests {
     /// An error that keeps a tracker alive, for the rejected paths.
     struct TrackedError: Error {
@@ -60,6 +63,43 @@ import Testing
         #expect(waited(group))
         queue.sync(flags: .barrier) {}
         queue.sync(flags: .barrier) {}
+        #expect(counter.alive == 0)
+    }
+
+    /// A chain of queued steps whose promises nobody holds: each step runs as the tail of the
+    /// block its input fired in, and reads that input after the input's firing has ended, kept
+    /// alive only by the count the firing handed to the tail. Each value names its step, so a
+    /// tail reading a box freed too early would see the wrong value (or crash).
+    @Test(arguments: [false, true])
+    func tailsReadTheirInputAfterItsFiringEnded(concurrentQueue: Bool) {
+        struct Step: Sendable {
+            let index: Int
+            let tracker: LifetimeTracker
+        }
+        let counter = LifetimeCounter()
+        let queue = concurrentQueue ? TestQueues.concurrent("steps.tails") : TestQueues.serial("steps.tails")
+        let finished = DispatchSemaphore(value: 0)
+        let wrongInputs = Atomic<Int>(0)
+        let last = Atomic<Int>(-1)
+        do {
+            let (gate, resolver) = Promise<Step>.pending()
+            var promise = gate
+            for expected in 0..<100 {
+                promise = promise.map(on: queue) { input in
+                    if input.index != expected { wrongInputs.add(1, ordering: .relaxed) }
+                    return Step(index: expected + 1, tracker: LifetimeTracker(counter))
+                }
+            }
+            promise.done(on: nil) { step in
+                last.store(step.index, ordering: .relaxed)
+                finished.signal()
+            }.cauterize()
+            resolver.fulfill(Step(index: 0, tracker: LifetimeTracker(counter)))
+        }
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        queue.sync(flags: .barrier) {}
+        #expect(wrongInputs.load(ordering: .relaxed) == 0)
+        #expect(last.load(ordering: .relaxed) == 100)
         #expect(counter.alive == 0)
     }
 
