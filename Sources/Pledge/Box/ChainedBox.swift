@@ -124,34 +124,46 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         let box = unsafeDowncast(target.unsafelyUnwrapped, to: QueuedChainedBox.self)
         guard box.operation.acts(on: result) else { return box.take().run(result, into: box) }
         // The hop holds the count this handler was given on `box` (see `Handlers.run`).
-        return _PledgeStep(countedHop: box, fire: { QueuedChainedBox.hop($0, &$1) })
+        return _PledgeStep(countedHop: box, fire: QueuedChainedBox.hop)
     }
 
     /// Dispatches the operation to the queue, or, when the current run may take the hop (see
     /// ``Cascade/mayHopInline(to:)``), leaves the step that runs it inline as the run's tail.
+    /// Either way, disposes of the count the hop holds on the box: hands it to the tail, or
+    /// gives it back (the dispatched block keeps the box with a count of its own).
     @inlinable
-    static func hop(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: only `receiveOnQueue` makes steps for this function, always with a
-        // `QueuedChainedBox<Operation>`, on which the step holds a count. A hop step never
-        // waits: it is run either by `Handlers.collect` right after the handler call that made
-        // it, while `source` fires (and the trampoline's step for that firing keeps `source`
-        // alive), or as the first step of the run that `_attach(to:on:_:)` starts when it
-        // attaches to a settled box, whose caller holds `source`. So `source` is alive here; it
-        // is sealed, so its value may be read without its lock.
-        let box = unsafeDowncast(object, to: QueuedChainedBox.self)
+    static func hop(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: the step holds a count on the box until the borrow ends. Only `receiveOnQueue`
+        // makes steps for this function, always with a `QueuedChainedBox<Operation>`.
+        let madeTail = object._withUnsafeGuaranteedRef {
+            takeHop(unsafeDowncast($0, to: QueuedChainedBox.self), object, &cascade)
+        }
+        if !madeTail { object.release() }
+        return nil
+    }
+
+    /// The body of ``hop(_:_:)``; `object` is `box`, with the hop's count.
+    ///
+    /// - Returns: whether the hop became the run's tail, which keeps the hop's count.
+    @inlinable @inline(__always)
+    static func takeHop(_ box: QueuedChainedBox, _ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> Bool {
+        // Safety: a hop step never waits: it is run either by `Handlers.collect` right after the
+        // handler call that made it, while `source` fires (and the trampoline's step for that
+        // firing keeps `source` alive), or as the first step of the run that
+        // `_attach(to:on:_:)` starts when it attaches to a settled box, whose caller holds
+        // `source`. So `source` is alive here; it is sealed, so its value may be read without
+        // its lock.
         if cascade.mayHopInline(to: box.queue) {
             // The tail runs once the block's run has nothing else left, long after `source`'s
             // firing has ended. It keeps `box` with this hop's count, and `source` with the
             // count of `source`'s firing step (only a firing box's handler may become a tail,
             // see `Cascade.firingBoxKept`).
             cascade.firingBoxKept = true
-            cascade.setTail(_PledgeStep(adopting: box, fire: { QueuedChainedBox.runInline($0, &$1) }))
-            cascade.keptCount = true
-            return nil
+            cascade.setTail(_PledgeStep(adopting: object, fire: QueuedChainedBox.runInline))
+            return true
         }
-        // The block keeps `box` with a count of its own; this hop's is given back as it returns.
         box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: nil)
-        return nil
+        return false
     }
 
     /// Runs the operation inline, in the current block on the box's queue, as the run's tail.
@@ -159,13 +171,26 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// Or, when ``Cascade/dispatchTail()`` calls it, dispatches the operation to the queue as a
     /// plain block (empty flags: its run takes no hop inline, see `DispatchQueue.run`), so that
     /// the operation's own next handlers queue behind the sibling dispatched after it.
+    ///
+    /// Then gives back the count the step holds on the box.
     @inlinable
-    static func runInline(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: only `hop` makes steps for this function, always with a
-        // `QueuedChainedBox<Operation>` and its count on it, after handing it `source`'s count,
-        // given back here. A tail dispatched early, while `source` still fires, holds no count
-        // on `source` (see `Cascade.firingBoxKept`): its firing step keeps it alive meanwhile.
-        let box = unsafeDowncast(object, to: QueuedChainedBox.self)
+    static func runInline(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: the step holds a count on the box until the borrow ends. Only `hop` makes
+        // steps for this function, always with a `QueuedChainedBox<Operation>`.
+        let next = object._withUnsafeGuaranteedRef {
+            runTail(unsafeDowncast($0, to: QueuedChainedBox.self), &cascade)
+        }
+        object.release()
+        return next
+    }
+
+    /// The body of ``runInline(_:_:)``.
+    @inlinable @inline(__always)
+    static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: `hop` handed the tail the count of `source`'s firing step, given back here. A
+        // tail dispatched early, while `source` still fires, holds no count on `source` (see
+        // `Cascade.firingBoxKept`): its firing step keeps it alive meanwhile.
+
         // This step is the run's tail (see `hop`): the run may take a new one.
         cascade.hasTail = false
         if cascade.dispatchesTail {

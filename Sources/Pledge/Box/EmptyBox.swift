@@ -106,7 +106,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
         let due = !handlers.isEmpty
         unlock(phase: due ? BoxPhase.firing : BoxPhase.resolved)
-        return due ? _PledgeStep(self, fire: { EmptyBox.fire($0, &$1) }) : nil
+        return due ? _PledgeStep(self, fire: EmptyBox.fire) : nil
     }
 
     /// Takes the due handlers, or finishes the transition to `resolved` when none are left.
@@ -124,16 +124,33 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     }
 
     /// Runs the handlers of a box in the `firing` phase until none are left, then marks it
-    /// resolved. Called only by the trampoline, on the thread that sealed the box.
+    /// resolved, and gives back the count its step holds on the box, unless the box's first
+    /// queued handler became the run's tail, which keeps that count (see
+    /// ``Cascade/firingBoxKept``). Called only by the trampoline, on the thread that sealed the
+    /// box.
     ///
     /// - Returns: the step of the first handler that handed one back. The steps of later
     ///   handlers, from every batch, go on the cascade's stack so that they are popped in
     ///   attachment order after that step's cascade.
     @inlinable
-    static func fire(_ object: AnyObject, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: only `resolveEmpty` creates steps for this function, always with an
-        // `EmptyBox<R>` of exactly this type (or a subclass).
-        let box = unsafeDowncast(object, to: EmptyBox<R>.self)
+    static func fire(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: the step holds a count on the box until the borrow ends. Only `resolveEmpty`
+        // creates steps for this function, always with an `EmptyBox<R>` of exactly this type (or
+        // a subclass).
+        let next = object._withUnsafeGuaranteedRef {
+            runHandlers(of: unsafeDowncast($0, to: EmptyBox<R>.self), &cascade)
+        }
+        if cascade.firingBoxKept {
+            cascade.firingBoxKept = false
+        } else {
+            object.release()
+        }
+        return next
+    }
+
+    /// The body of ``fire(_:_:)``: runs every batch of due handlers.
+    @inlinable @inline(__always)
+    static func runHandlers(of box: EmptyBox<R>, _ cascade: inout Cascade) -> _PledgeStep? {
         var next: _PledgeStep? = nil
         var later: [_PledgeStep] = []
         cascade.startFiring()
@@ -142,12 +159,6 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         }
         // Popped in attachment order once `next`'s cascade has finished.
         if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }
-        if cascade.firingBoxKept {
-            // This box's first queued handler became the run's tail, which keeps the count
-            // this step holds on the box (see `Cascade.firingBoxKept`).
-            cascade.firingBoxKept = false
-            cascade.keptCount = true
-        }
         return next
     }
 }

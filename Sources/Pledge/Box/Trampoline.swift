@@ -8,16 +8,16 @@ import Dispatch
 /// box's value type where the step is made, so running a step never goes through unspecialised
 /// generic code.
 ///
-/// A step holds its object without the compiler counting it, so that moving steps around, and
-/// handing a count from one step to the next, costs no reference counting. Most steps hold one
-/// count on their object, which ``run(_:)`` gives back once the step's function has returned,
-/// unless the function handed it on to a step it made (it then sets
-/// ``Cascade/keptCount``):
-/// - a step that may wait (a box's cascade, a block's tail) holds a count, taken when it is made
+/// A step holds its object through `Unmanaged`, so that moving steps around, and handing a count
+/// from one step to the next, costs no reference counting. The step's function owns whatever
+/// count the step holds: it gives it back once done with the object (after the object's last
+/// use, outside the borrow it works in), or hands it on to a step it makes.
+/// - A step that may wait (a box's cascade, a block's tail) holds a count, taken when it is made
 ///   or handed over by its maker. Every such step is run exactly once: the trampoline runs
 ///   every step it is handed or has stacked. (One that were dropped unrun would keep its object
-///   alive for good.)
-/// - a hop (``isHop``) is run at once by the code that called the handler that made it: the box
+///   alive for good.) A box's cascade hands its count to the tail its first queued handler
+///   becomes, if any (see ``Cascade/firingBoxKept``).
+/// - A hop (``isHop``) is run at once by the code that called the handler that made it: the box
 ///   firing that handler (see ``Handlers``), or the call that attached it to a box already
 ///   settled. A queued chained box's hop holds the count its handler was given on the box, and
 ///   hands it to the tail it makes, or gives it back (see ``QueuedChainedBox``). A hop whose
@@ -28,80 +28,52 @@ public struct _PledgeStep {
     @usableFromInline
     let object: Unmanaged<AnyObject>
     @usableFromInline
-    let fire: (AnyObject, inout Cascade) -> _PledgeStep?
-    /// What kind of step this is: see ``isHop`` and ``holdsCount``. One byte rather than two
-    /// flags, so that a step is four scalars and is returned in registers.
+    let fire: (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?
+    /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
+    /// handler runs at once and which hands back no step, rather than a step to run later.
     @usableFromInline
-    let kind: UInt8
+    let isHop: Bool
 
-    /// A step that may wait: it takes a count on `box`.
+    /// A step that may wait: it takes a count on `box`, which `fire` must give back.
     @inlinable
-    init(_ box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+    init(_ box: AnyObject, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passRetained(box)
         self.fire = fire
-        kind = _PledgeStep.waiting
+        isHop = false
     }
 
-    /// A step that may wait, holding a count on `box` that its maker owned and hands over: the
-    /// maker must not give that count back itself.
+    /// A step that may wait, holding a count on `box` that its maker owned and hands over (the
+    /// maker must not give it back too), which `fire` must give back.
     @inlinable
-    init(adopting box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
-        object = Unmanaged.passUnretained(box)
+    init(adopting box: Unmanaged<AnyObject>, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
+        object = box
         self.fire = fire
-        kind = _PledgeStep.waiting
+        isHop = false
     }
 
-    /// A hop that holds the count `box` brings.
+    /// A hop that holds the count `box` brings, which `fire` must hand on or give back.
     @inlinable
-    init(countedHop box: consuming AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+    init(countedHop box: consuming AnyObject, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passRetained(box)
         self.fire = fire
-        kind = _PledgeStep.countedHop
+        isHop = true
     }
 
     /// A hop that holds no count on `box`: `fire` keeps what it needs, and the code running the
     /// hop keeps `box` alive meanwhile (see above).
     @inlinable
-    init(hop box: AnyObject, fire: @escaping (AnyObject, inout Cascade) -> _PledgeStep?) {
+    init(hop box: AnyObject, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
         object = Unmanaged.passUnretained(box)
         self.fire = fire
-        kind = _PledgeStep.uncountedHop
+        isHop = true
     }
 
-    /// The kind of a step that may wait, holding a count.
-    @inlinable static var waiting: UInt8 { 0 }
-    /// The kind of a hop that holds a count.
-    @inlinable static var countedHop: UInt8 { 1 }
-    /// The kind of a hop that holds none.
-    @inlinable static var uncountedHop: UInt8 { 2 }
-
-    /// Whether this is a queued handler's hop (see ``Cascade``), which the box firing the
-    /// handler runs at once and which hands back no step, rather than a step to run later.
-    @inlinable
-    var isHop: Bool { kind != _PledgeStep.waiting }
-
-    /// Whether the step holds a count on its object.
-    @inlinable
-    var holdsCount: Bool { kind != _PledgeStep.uncountedHop }
-
-    /// Runs the step, then gives back the count it holds, unless its function handed it on.
+    /// Runs the step; its function disposes of the count the step holds, if any (see above).
     ///
     /// - Returns: the step it hands back.
     @inlinable @inline(__always)
     func run(_ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: the object is alive: the step holds a count on it, or the code running the hop
-        // keeps it (see above). The count is given back only once the call has returned, and a
-        // step is run once. `keptCount` is set only by the function just called, as it returns
-        // (see ``Cascade/keptCount``), so it speaks of this step.
-        let next = object._withUnsafeGuaranteedRef { fire($0, &cascade) }
-        if holdsCount {
-            if cascade.keptCount {
-                cascade.keptCount = false
-            } else {
-                object.release()
-            }
-        }
-        return next
+        fire(object, &cascade)
     }
 }
 
@@ -191,17 +163,10 @@ struct Cascade {
     @usableFromInline
     var dispatchesTail: Bool
 
-    /// Set by a step's function as it returns, when it has handed the count its step holds to a
-    /// step it made: ``_PledgeStep/run(_:)`` then does not give that count back, and clears
-    /// this. Used by a queued chained box's hop that becomes the run's tail (it hands over its
-    /// count on the box) and by the firing of the box that hop waited on (``firingBoxKept``).
-    /// Each saves a retain and a release per inline hop.
-    @usableFromInline
-    var keptCount: Bool
-
     /// Whether the box now firing has handed the count its step holds to the tail it made: set
     /// by the hop that makes the tail, which needs that box, its input, alive until the tail
-    /// runs; turned into ``keptCount`` when the firing ends (see ``EmptyBox/fire(_:_:)``).
+    /// runs. The firing then ends without giving that count back (see ``EmptyBox/fire(_:_:)``),
+    /// and the tail gives it back instead. This saves a retain and a release per inline hop.
     ///
     /// Only a box's firing is ever running when a hop sets this: a tail is made only by a hop
     /// run inside the firing of the box it waited on (``mayHopInline(to:)`` refuses every hop
@@ -221,7 +186,6 @@ struct Cascade {
         hasTail = false
         tailBelongsToFiringBox = false
         dispatchesTail = false
-        keptCount = false
         firingBoxKept = false
     }
 
@@ -320,8 +284,8 @@ enum Trampoline {
         drain(first, &cascade)
     }
 
-    /// The loop behind both `run`s. Each step is moved out of `current` and run once; running
-    /// it gives back the count it holds on its object (see ``_PledgeStep``).
+    /// The loop behind both `run`s. Each step is moved out of `current` and run once; its
+    /// function disposes of the count it holds on its object (see ``_PledgeStep``).
     @inlinable @inline(__always)
     static func drain(_ first: consuming _PledgeStep?, _ cascade: inout Cascade) {
         var current = first
