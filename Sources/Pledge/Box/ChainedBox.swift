@@ -91,16 +91,18 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
 @usableFromInline
 final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, @unchecked Sendable {
     // Safety: adds an immutable queue, which is `Sendable`, and an uncounted reference to the
-    // box this one waits on, only read as `hop` and `runInline` document; `ChainedBox`
-    // documents the rest.
+    // box this one waits on, only read while that box is known to be alive, as `takeHop` and
+    // `runTail` document; `ChainedBox` documents the rest.
 
     /// The queue the operation runs on. Kept until the box goes: unlike the operation, it holds
     /// nothing of the user's but the queue itself.
     @usableFromInline
     final let queue: DispatchQueue
 
-    /// The box this one is attached to as a handler. Not counted: it is read only while it is
-    /// known to be alive (see `hop` and `runInline`).
+    /// The box this one is attached to as a handler. This reference holds no count: it is read
+    /// only while `source` is known to be alive, kept by its own firing, by the caller that
+    /// attached to it, or by the count its firing hands to this box's tail (see `takeHop` and
+    /// `runTail`).
     @usableFromInline
     final let source: Unmanaged<Box<Result<Operation.Input, Error>>>
 

@@ -124,10 +124,10 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     }
 
     /// Runs the handlers of a box in the `firing` phase until none are left, then marks it
-    /// resolved, and gives back the count its step holds on the box, unless the box's first
-    /// queued handler became the run's tail, which keeps that count (see
-    /// ``Cascade/firingBoxKept``). Called only by the trampoline, on the thread that sealed the
-    /// box.
+    /// resolved, and gives back the count its step holds on the box, unless the box's first hop
+    /// (from any batch) became the run's tail and still waits as such, which keeps that count
+    /// (see ``Cascade/firingBoxKept``). Called only by the trampoline, on the thread that sealed
+    /// the box.
     ///
     /// - Returns: the step of the first handler that handed one back. The steps of later
     ///   handlers, from every batch, go on the cascade's stack so that they are popped in

@@ -15,8 +15,8 @@ import Dispatch
 /// - A step that may wait (a box's cascade, a block's tail) holds a count, taken when it is made
 ///   or handed over by its maker. Every such step is run exactly once: the trampoline runs
 ///   every step it is handed or has stacked. (One that were dropped unrun would keep its object
-///   alive for good.) A box's cascade hands its count to the tail its first queued handler
-///   becomes, if any (see ``Cascade/firingBoxKept``).
+///   alive for good.) A box's cascade hands its count to the tail its first hop becomes, if
+///   that tail still waits when the firing ends (see ``Cascade/firingBoxKept``).
 /// - A hop (``isHop``) is run at once by the code that called the handler that made it: the box
 ///   firing that handler (see ``Handlers``), or the call that attached it to a box already
 ///   settled. A queued chained box's hop holds the count its handler was given on the box, and

@@ -103,6 +103,103 @@ import Testing
         #expect(counter.alive == 0)
     }
 
+    /// The first queued handler of a box firing in a block becomes the block's tail, keeping the
+    /// firing's count; a handler for the same queue, attached to the box while it still fires
+    /// (by an inline handler, so in a later batch), dispatches that tail early, and the firing
+    /// keeps its count after all.
+    @Test(arguments: [false, true])
+    func aHandlerAttachedWhileTheBoxFiresDispatchesTheTailEarly(withFlags: Bool) {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.early")
+        let group = DispatchGroup()
+        let ran = Atomic<Int>(0)
+        for _ in 0..<50 {
+            do {
+                let (gate, resolver) = Promise<LifetimeTracker>.pending()
+                let inBlock = gate.map(on: queue) { $0 }
+                group.enter()
+                inBlock.map(on: queue) { $0 }.done(on: nil) { _ in
+                    ran.add(1, ordering: .relaxed)
+                    group.leave()
+                }.cauterize()
+                group.enter()
+                inBlock.done(on: nil) { _ in
+                    group.enter()
+                    let late =
+                        withFlags ? inBlock.map(on: queue, flags: .barrier) { $0 } : inBlock.map(on: queue) { $0 }
+                    late.done(on: nil) { _ in
+                        ran.add(1, ordering: .relaxed)
+                        group.leave()
+                    }.cauterize()
+                    group.leave()
+                }.cauterize()
+                resolver.fulfill(LifetimeTracker(counter))
+            }
+            #expect(waited(group))
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
+        #expect(ran.load(ordering: .relaxed) == 100)
+        #expect(counter.alive == 0)
+    }
+
+    /// Inside a tail, which holds its input's firing count, queued handlers are attached to that
+    /// input (settled by then) and to the tail's own promise, and everything is dropped.
+    @Test func attachingInsideATailToTheInputItHolds() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.inside")
+        let group = DispatchGroup()
+        for _ in 0..<50 {
+            do {
+                let (gate, resolver) = Promise<LifetimeTracker>.pending()
+                let inBlock = gate.map(on: queue) { $0 }
+                group.enter()
+                inBlock.map(on: queue) { value -> LifetimeTracker in
+                    group.enter()
+                    inBlock.map(on: queue) { $0 }.map(on: queue) { $0 }
+                        .done(on: queue) { _ in group.leave() }.cauterize()
+                    return value
+                }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.cauterize()
+                resolver.fulfill(LifetimeTracker(counter))
+            }
+            #expect(waited(group))
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
+        #expect(counter.alive == 0)
+    }
+
+    /// Six queued handlers on one box that nobody but its handlers holds (a handler list, whose
+    /// targets are moved out as they run), the first becoming the tail, on a concurrent queue:
+    /// half act on the result, half pass it on, for fulfilments and rejections alike.
+    @Test func aListOfQueuedHandlersOnABoxNobodyHolds() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.concurrent("steps.list")
+        let group = DispatchGroup()
+        for round in 0..<50 {
+            do {
+                let (gate, resolver) = Promise<LifetimeTracker>.pending()
+                let inBlock = gate.map(on: queue) { value -> LifetimeTracker in
+                    if round.isMultiple(of: 2) { throw TrackedError(tracker: value) }
+                    return value
+                }
+                for index in 0..<6 {
+                    group.enter()
+                    let promise =
+                        index.isMultiple(of: 2)
+                        ? inBlock.map(on: queue) { $0 }
+                        : inBlock.recover(on: queue) { _ in Promise.value(LifetimeTracker(counter)) }
+                    promise.ensure(on: queue) { group.leave() }.cauterize()
+                }
+                resolver.fulfill(LifetimeTracker(counter))
+            }
+            #expect(waited(group))
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
+        #expect(counter.alive == 0)
+    }
+
     /// A rejection reaching `map(on: queue)` passes through inline, without a hop.
     @Test func rejectionsThatSkipTheHop() {
         let counter = LifetimeCounter()
