@@ -25,7 +25,63 @@ enum QueueWorkloads {
             baseline: Workload(
                 name: "\(steps) nested q.async", unit: "ns/step",
                 sample: .sync { nestedAsyncHops(steps) }),
-            references: [oneBlockPerStep(steps), AsyncWorkloads.actorHops(steps)])
+            references: [objectFloor(steps), oneBlockPerStep(steps), AsyncWorkloads.actorHops(steps)])
+    }
+
+    /// For W3: the least W3 can cost with PromiseKit's object model, shown for context, as W1's
+    /// and W4's floors are. Per step, the calling thread makes the two objects that a `map(on: q)`
+    /// step must make (a box sized like Pledge's, holding its queue, and a promise) and links
+    /// the box to the one before under that box's lock bit, dropping the step's promise before
+    /// the next, as W3's loop does. Then blocks on the queue walk the chain, 17 steps a block as
+    /// Pledge's blocks share, each step taking its box's lock bit to set the value, and freeing
+    /// the box. No handlers, no steps, no trampoline.
+    static func objectFloor(_ steps: Int) -> Workload {
+        Workload(
+            name: "floor: 2 objects/step made here, set and freed on the queue", unit: "ns/step",
+            sample: .sync { objectFloorHops(steps) })
+    }
+
+    /// Runs W3's floor once; returns nanoseconds per step.
+    static func objectFloorHops(_ steps: Int) -> Double {
+        timeUntilFinished(per: steps, expecting: steps, "W3 floor") { completion in
+            let first = FloorStep(queue: serial)
+            var last = first
+            var promise = FloorStepPromise(first)
+            for _ in 0..<steps {
+                let step = FloorStep(queue: serial)
+                last.link(step)
+                last = step
+                promise = FloorStepPromise(step)
+            }
+            // The queue's blocks own the chain from here: each box is freed once it has run.
+            let chain = FloorChain(first)
+            serial.async { runFloor(chain.take(), value: 0, completion) }
+            return promise
+        }
+    }
+
+    /// Runs up to 17 steps of W3's floor chain from `step`, then hands the rest to a new block.
+    private static func runFloor(_ step: FloorStep?, value: Int, _ completion: Completion) {
+        var current = step
+        var value = value
+        var left = 17
+        while let step = current {
+            step.set(value)
+            guard let next = step.next else {
+                completion.finish(with: value)
+                return
+            }
+            value &+= 1
+            current = next  // frees `step`
+            left -= 1
+            if left == 0 {
+                let chain = FloorChain(next)
+                let resumed = value
+                current = nil
+                serial.async { runFloor(chain.take(), value: resumed, completion) }
+                return
+            }
+        }
     }
 
     /// For W3: the same chain with `conf.chainsShareBlocks` off, so that every step is a block of
@@ -82,4 +138,64 @@ func queueHopSteps(_ n: Int) {
     resolver.fulfill(0)
     finished.wait()
     blackHole(done)
+}
+
+/// W3's floor: a step's box, the size of Pledge's for a `map(on: q)` on `Int` (88 bytes: a
+/// result, a state word with a lock bit, a handler's target and function, an operation, the
+/// queue and the box it waits on).
+private final class FloorStep: @unchecked Sendable {
+    // Safety: `next` is written by the building thread under the lock bit, before the chain is
+    // handed to the queue by `async`, which orders that write before every read; `value` and
+    // `tag` are written only under the lock bit, by the queue's thread.
+    var value = 0
+    var tag: UInt8 = 0
+    let state = Atomic<UInt32>(0)
+    var next: FloorStep?
+    var handler: (AnyObject?, AnyObject?) = (nil, nil)
+    var operation: (AnyObject?, AnyObject?) = (nil, nil)
+    let queue: DispatchQueue
+    var source: UnsafeRawPointer?
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    private func lock() {
+        while !state.compareExchange(expected: 0, desired: 4, ordering: .acquiring).exchanged {}
+    }
+
+    /// Attaches `step` as this box's one handler.
+    func link(_ step: FloorStep) {
+        lock()
+        next = step
+        state.store(0, ordering: .releasing)
+    }
+
+    /// Seals the box with `newValue`.
+    func set(_ newValue: Int) {
+        lock()
+        value = newValue
+        tag = 1
+        state.store(2, ordering: .releasing)
+    }
+}
+
+/// W3's floor: the object a promise is.
+private final class FloorStepPromise: Sendable {
+    let box: FloorStep
+    init(_ box: FloorStep) { self.box = box }
+}
+
+/// W3's floor: hands the rest of a chain to a block without keeping a reference behind.
+private final class FloorChain: @unchecked Sendable {
+    // Safety: `head` is set by the thread that makes the chain object and taken once by the
+    // block it is handed to, after `async` ordered the two.
+    private var head: FloorStep?
+
+    init(_ head: FloorStep) { self.head = head }
+
+    func take() -> FloorStep? {
+        defer { head = nil }
+        return head
+    }
 }
