@@ -59,7 +59,7 @@ enum FanInWorkloads {
     static func objectFloor(_ count: Int) -> Double {
         let finished = DispatchSemaphore(value: 0)
         return nanoseconds(per: count) {
-            var promises: [FloorPromise] = []
+            var promises: [FloorPromise<FloorBox>] = []
             var resolvers: [FloorResolver] = []
             promises.reserveCapacity(count)
             resolvers.reserveCapacity(count)
@@ -121,17 +121,11 @@ private final class FloorBox: @unchecked Sendable {
     var handlers: (AnyObject?, AnyObject?, AnyObject?) = (nil, nil, nil)
 
     func set(_ newValue: Int) {
-        while !state.compareExchange(expected: 0, desired: 4, ordering: .acquiring).exchanged {}
-        value = newValue
-        tag = 1
-        state.store(2, ordering: .releasing)
+        state.withFloorLock(publishing: 2) {
+            value = newValue
+            tag = 1
+        }
     }
-}
-
-/// W4's floor: the object a promise is.
-private final class FloorPromise: Sendable {
-    let box: FloorBox
-    init(_ box: FloorBox) { self.box = box }
 }
 
 /// W4's floor: the object a resolver is.

@@ -46,12 +46,12 @@ enum QueueWorkloads {
         timeUntilFinished(per: steps, expecting: steps, "W3 floor") { completion in
             let first = FloorStep(queue: serial)
             var last = first
-            var promise = FloorStepPromise(first)
+            var promise = FloorPromise(first)
             for _ in 0..<steps {
                 let step = FloorStep(queue: serial)
                 last.link(step)
                 last = step
-                promise = FloorStepPromise(step)
+                promise = FloorPromise(step)
             }
             // The queue's blocks own the chain from here: each box is freed once it has run.
             let chain = FloorChain(first)
@@ -160,30 +160,18 @@ private final class FloorStep: @unchecked Sendable {
         self.queue = queue
     }
 
-    private func lock() {
-        while !state.compareExchange(expected: 0, desired: 4, ordering: .acquiring).exchanged {}
-    }
-
     /// Attaches `step` as this box's one handler.
     func link(_ step: FloorStep) {
-        lock()
-        next = step
-        state.store(0, ordering: .releasing)
+        state.withFloorLock(publishing: 0) { next = step }
     }
 
     /// Seals the box with `newValue`.
     func set(_ newValue: Int) {
-        lock()
-        value = newValue
-        tag = 1
-        state.store(2, ordering: .releasing)
+        state.withFloorLock(publishing: 2) {
+            value = newValue
+            tag = 1
+        }
     }
-}
-
-/// W3's floor: the object a promise is.
-private final class FloorStepPromise: Sendable {
-    let box: FloorStep
-    init(_ box: FloorStep) { self.box = box }
 }
 
 /// W3's floor: hands the rest of a chain to a block without keeping a reference behind.

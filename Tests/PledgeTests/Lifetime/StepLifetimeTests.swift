@@ -21,6 +21,17 @@ import Testing
         group.wait(timeout: .testTimeout) == .success
     }
 
+    /// Waits for `group`, then for the blocks already queued on `queue` and for the blocks those
+    /// queue in turn, so that every box the test made has been run or dropped.
+    ///
+    /// - Returns: whether `group` emptied in time.
+    private func finished(_ group: DispatchGroup, on queue: DispatchQueue) -> Bool {
+        let emptied = waited(group)
+        queue.sync(flags: .barrier) {}
+        queue.sync(flags: .barrier) {}
+        return emptied
+    }
+
     @Test func queuedHandlersOnASettledPromiseWhosePromisesAreDroppedAtOnce() {
         let counter = LifetimeCounter()
         let queue = TestQueues.serial("steps.settled")
@@ -60,9 +71,7 @@ import Testing
             }
             resolver.fulfill(LifetimeTracker(counter))
         }
-        #expect(waited(group))
-        queue.sync(flags: .barrier) {}
-        queue.sync(flags: .barrier) {}
+        #expect(finished(group, on: queue))
         #expect(counter.alive == 0)
     }
 
@@ -135,9 +144,7 @@ import Testing
                 }.cauterize()
                 resolver.fulfill(LifetimeTracker(counter))
             }
-            #expect(waited(group))
-            queue.sync(flags: .barrier) {}
-            queue.sync(flags: .barrier) {}
+            #expect(finished(group, on: queue))
         }
         #expect(ran.load(ordering: .relaxed) == 100)
         #expect(counter.alive == 0)
@@ -162,9 +169,7 @@ import Testing
                 }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.cauterize()
                 resolver.fulfill(LifetimeTracker(counter))
             }
-            #expect(waited(group))
-            queue.sync(flags: .barrier) {}
-            queue.sync(flags: .barrier) {}
+            #expect(finished(group, on: queue))
         }
         #expect(counter.alive == 0)
     }
@@ -193,9 +198,7 @@ import Testing
                 }
                 resolver.fulfill(LifetimeTracker(counter))
             }
-            #expect(waited(group))
-            queue.sync(flags: .barrier) {}
-            queue.sync(flags: .barrier) {}
+            #expect(finished(group, on: queue))
         }
         #expect(counter.alive == 0)
     }
@@ -282,9 +285,7 @@ import Testing
                 start.signal()
                 start.signal()
             }
-            #expect(waited(group))
-            queue.sync(flags: .barrier) {}
-            queue.sync(flags: .barrier) {}
+            #expect(finished(group, on: queue))
         }
         #expect(counter.alive == 0)
     }
