@@ -164,8 +164,15 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
             cascade.setTail(_PledgeStep(adopting: object, fire: QueuedChainedBox.runInline))
             return true
         }
-        box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: nil)
+        box.dispatch(flags: nil)
         return false
+    }
+
+    /// Dispatches the operation to the queue with `source`'s value (see `DispatchQueue.run`).
+    /// Only while `source` is known to be alive: the caller's step, or a firing, keeps it.
+    @inlinable
+    final func dispatch(flags: UInt?) {
+        queue.run(take(), source.takeUnretainedValue().value, into: self, flags: flags)
     }
 
     /// Runs the operation inline, in the current block on the box's queue, as the run's tail.
@@ -189,16 +196,15 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// The body of ``runInline(_:_:)``.
     @inlinable @inline(__always)
     static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: `hop` handed the tail the count of `source`'s firing step, given back here. A
-        // tail dispatched early, while `source` still fires, holds no count on `source` (see
-        // `Cascade.firingBoxKept`): its firing step keeps it alive meanwhile.
-
         // This step is the run's tail (see `hop`): the run may take a new one.
         cascade.hasTail = false
         if cascade.dispatchesTail {
-            box.queue.run(box.take(), box.source.takeUnretainedValue().value, into: box, flags: 0)
+            // Dispatched early, while `source` still fires: its firing step keeps it alive (see
+            // `Cascade.firingBoxKept`).
+            box.dispatch(flags: 0)
             return nil
         }
+        // Safety: `hop` handed the tail the count of `source`'s firing step, given back here.
         let source = box.source.takeRetainedValue()
         return box.take().run(source.value, into: box)
     }

@@ -21,6 +21,25 @@ import Testing
         group.wait(timeout: .testTimeout) == .success
     }
 
+    /// Runs `rounds` rounds, each on a gate promise that `body` builds on, with the round's index
+    /// and `group` (which `body` enters for every handler it waits for); then fulfils the gate
+    /// with a tracker, drops everything, and waits for `group` and `queue` (see
+    /// ``finished(_:on:)``), expecting both to finish in time.
+    private func rounds(
+        _ rounds: Int, on queue: DispatchQueue, counter: LifetimeCounter,
+        _ body: (_ gate: Promise<LifetimeTracker>, _ round: Int, _ group: DispatchGroup) -> Void
+    ) {
+        let group = DispatchGroup()
+        for round in 0..<rounds {
+            do {
+                let (gate, resolver) = Promise<LifetimeTracker>.pending()
+                body(gate, round, group)
+                resolver.fulfill(LifetimeTracker(counter))
+            }
+            #expect(finished(group, on: queue))
+        }
+    }
+
     /// Waits for `group`, then for the blocks already queued on `queue` and for the blocks those
     /// queue in turn, so that every box the test made has been run or dropped.
     ///
@@ -120,31 +139,25 @@ import Testing
     func aHandlerAttachedWhileTheBoxFiresDispatchesTheTailEarly(withFlags: Bool) {
         let counter = LifetimeCounter()
         let queue = TestQueues.serial("steps.early")
-        let group = DispatchGroup()
         let ran = Atomic<Int>(0)
-        for _ in 0..<50 {
-            do {
-                let (gate, resolver) = Promise<LifetimeTracker>.pending()
-                let inBlock = gate.map(on: queue) { $0 }
+        rounds(50, on: queue, counter: counter) { gate, _, group in
+            let inBlock = gate.map(on: queue) { $0 }
+            group.enter()
+            inBlock.map(on: queue) { $0 }.done(on: nil) { _ in
+                ran.add(1, ordering: .relaxed)
+                group.leave()
+            }.cauterize()
+            group.enter()
+            inBlock.done(on: nil) { _ in
                 group.enter()
-                inBlock.map(on: queue) { $0 }.done(on: nil) { _ in
+                let late =
+                    withFlags ? inBlock.map(on: queue, flags: .barrier) { $0 } : inBlock.map(on: queue) { $0 }
+                late.done(on: nil) { _ in
                     ran.add(1, ordering: .relaxed)
                     group.leave()
                 }.cauterize()
-                group.enter()
-                inBlock.done(on: nil) { _ in
-                    group.enter()
-                    let late =
-                        withFlags ? inBlock.map(on: queue, flags: .barrier) { $0 } : inBlock.map(on: queue) { $0 }
-                    late.done(on: nil) { _ in
-                        ran.add(1, ordering: .relaxed)
-                        group.leave()
-                    }.cauterize()
-                    group.leave()
-                }.cauterize()
-                resolver.fulfill(LifetimeTracker(counter))
-            }
-            #expect(finished(group, on: queue))
+                group.leave()
+            }.cauterize()
         }
         #expect(ran.load(ordering: .relaxed) == 100)
         #expect(counter.alive == 0)
@@ -155,21 +168,15 @@ import Testing
     @Test func attachingInsideATailToTheInputItHolds() {
         let counter = LifetimeCounter()
         let queue = TestQueues.serial("steps.inside")
-        let group = DispatchGroup()
-        for _ in 0..<50 {
-            do {
-                let (gate, resolver) = Promise<LifetimeTracker>.pending()
-                let inBlock = gate.map(on: queue) { $0 }
+        rounds(50, on: queue, counter: counter) { gate, _, group in
+            let inBlock = gate.map(on: queue) { $0 }
+            group.enter()
+            inBlock.map(on: queue) { value -> LifetimeTracker in
                 group.enter()
-                inBlock.map(on: queue) { value -> LifetimeTracker in
-                    group.enter()
-                    inBlock.map(on: queue) { $0 }.map(on: queue) { $0 }
-                        .done(on: queue) { _ in group.leave() }.cauterize()
-                    return value
-                }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.cauterize()
-                resolver.fulfill(LifetimeTracker(counter))
-            }
-            #expect(finished(group, on: queue))
+                inBlock.map(on: queue) { $0 }.map(on: queue) { $0 }
+                    .done(on: queue) { _ in group.leave() }.cauterize()
+                return value
+            }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.cauterize()
         }
         #expect(counter.alive == 0)
     }
@@ -180,25 +187,19 @@ import Testing
     @Test func aListOfQueuedHandlersOnABoxNobodyHolds() {
         let counter = LifetimeCounter()
         let queue = TestQueues.concurrent("steps.list")
-        let group = DispatchGroup()
-        for round in 0..<50 {
-            do {
-                let (gate, resolver) = Promise<LifetimeTracker>.pending()
-                let inBlock = gate.map(on: queue) { value -> LifetimeTracker in
-                    if round.isMultiple(of: 2) { throw TrackedError(tracker: value) }
-                    return value
-                }
-                for index in 0..<6 {
-                    group.enter()
-                    let promise =
-                        index.isMultiple(of: 2)
-                        ? inBlock.map(on: queue) { $0 }
-                        : inBlock.recover(on: queue) { _ in Promise.value(LifetimeTracker(counter)) }
-                    promise.ensure(on: queue) { group.leave() }.cauterize()
-                }
-                resolver.fulfill(LifetimeTracker(counter))
+        rounds(50, on: queue, counter: counter) { gate, round, group in
+            let inBlock = gate.map(on: queue) { value -> LifetimeTracker in
+                if round.isMultiple(of: 2) { throw TrackedError(tracker: value) }
+                return value
             }
-            #expect(finished(group, on: queue))
+            for index in 0..<6 {
+                group.enter()
+                let promise =
+                    index.isMultiple(of: 2)
+                    ? inBlock.map(on: queue) { $0 }
+                    : inBlock.recover(on: queue) { _ in Promise.value(LifetimeTracker(counter)) }
+                promise.ensure(on: queue) { group.leave() }.cauterize()
+            }
         }
         #expect(counter.alive == 0)
     }
