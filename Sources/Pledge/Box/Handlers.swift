@@ -90,7 +90,7 @@ struct Handlers<R: Sendable> {
     /// left with no targets, only its functions.
     @inlinable @inline(__always)
     mutating func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
-        if let handler {
+        if let handler = handler.take() {
             if let step = handler(target.take(), value) { Handlers.collect(step, &next, &later, &cascade) }
             return
         }
