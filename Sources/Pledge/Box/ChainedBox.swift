@@ -32,7 +32,7 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
     @inlinable
     init(_ operation: Operation) {
         self.operation = operation
-        super.init(placeholder: unretainedPendingPlaceholder())
+        super.init(placeholder: pendingPlaceholder())
     }
 
     /// Hands out the operation to run, and lets go of it.

@@ -20,7 +20,7 @@ import Synchronization
 /// Field types are chosen so that the unspecialised `deinit` needs no generic metadata lookup:
 /// `value` has the bare generic type `R` (whose metadata the class already holds) and
 /// `Handlers` has a fixed layout. A pending box therefore holds a placeholder value, never
-/// read (see ``pendingBox()``).
+/// read (see ``pendingPlaceholder()``).
 ///
 /// Not final: ``ChainedBox`` extends it with the operation that resolves it, so that the box of
 /// a chaining operator is also the handler it attaches.
@@ -35,13 +35,8 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     final var handlers = Handlers<R>()
 
     deinit {
-        if isPending {
-            // Balances the release that destroying `value` performs on the placeholder, which a
-            // pending box holds without a count (see `unretainedPendingPlaceholder()`).
-            // Safety: a pending box's value is always that placeholder, a global that lives for
-            // the whole process.
-            _ = unsafeBitCast(pendingPlaceholderBits, to: Unmanaged<AnyObject>.self).retain()
-        }
+        // A box freed unsealed still holds the placeholder, whose destruction releases nothing
+        // (see `pendingPlaceholder()`).
         // An abandoned box still owns its handlers, and through them the rest of its chain:
         // release those iteratively (see `Teardown`). A sealed box has none left.
         if !handlers.isEmpty {
@@ -56,7 +51,8 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     }
 
     /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is
-    /// never read. It must be ``unretainedPendingPlaceholder()``: the box never releases it.
+    /// never read. It must be ``pendingPlaceholder()``: sealing writes over it without
+    /// destroying it.
     @inlinable
     init(placeholder: R) {
         super.init(value: placeholder, phase: BoxPhase.pending)
@@ -99,8 +95,8 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
             unlock(phase: phase)
             return nil
         }
-        // Written over the placeholder without releasing it: the box holds it without a count
-        // (see `unretainedPendingPlaceholder()`).
+        // Written over the placeholder without destroying it, which would do nothing (see
+        // `pendingPlaceholder()`).
         // Safety: `value` is a stored property of this object, so the pointer is its storage, and
         // the lock gives this thread exclusive access to it.
         withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
@@ -163,47 +159,34 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     }
 }
 
-/// Fills the value slot of pending `Result` boxes; never read. A class instance, made once, so
-/// that making a pending box allocates nothing for it.
-@usableFromInline
-let pendingPlaceholder: any Error = PendingPlaceholder()
-
-/// The bits of ``pendingPlaceholder``: the address of its error box.
-@usableFromInline
-let pendingPlaceholderBits = unsafeBitCast(pendingPlaceholder, to: UInt.self)
-
-@usableFromInline
-final class PendingPlaceholder: Error, Sendable {}
-
-/// The value a pending box holds until it is sealed: a failure with ``pendingPlaceholder``,
-/// holding it *unretained*.
+/// The value a pending box holds until it is sealed, never read: a failure whose error
+/// reference is null.
 ///
-/// Every pending box holds the placeholder. A counted reference would cost two atomic
-/// operations on that one shared object per promise, a retain when the box is made and a release
-/// when it is sealed, usually on different threads. Measured on W5 (two threads), they made
-/// every promise fight over one cache line. So the box holds the placeholder without owning a
-/// count:
-/// - this function makes the value without a retain;
-/// - ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without releasing it;
-/// - the `deinit` of a box that was never sealed retains the placeholder once, to balance the
-///   release that destroying the field then performs.
+/// A pending box must hold some value of its generic type, and Pledge has no value of an
+/// arbitrary `T` to put there. A failure needs only an error, and this one is the null
+/// reference, which costs nothing to make, copy or destroy:
+/// - making it loads no global and allocates nothing (a shared placeholder object was a global
+///   behind a lazy-initialisation check, and 25 instructions per pending box);
+/// - copying and destroying it pass the null reference to `swift_retain` and `swift_release`,
+///   which return at once for null, so freeing an unsealed box needs no special case, and
+///   pending boxes share no reference count that threads would fight over.
 ///
-/// The global ``pendingPlaceholder`` keeps its own count forever, so the object stays alive.
-@inlinable
-func unretainedPendingPlaceholder<T>() -> Result<T, Error> {
-    // Safety: `takeRetainedValue` claims a count that was never taken and the cast's copy
-    // takes one that the claimed one, released at the end of this scope, gives back. Whether or
-    // not the optimiser removes that pair (it does in release builds), the returned value holds
-    // the placeholder without a count of its own, which the protocol above keeps balanced. The
-    // bits are those of an `any Error`, so casting them back gives a valid one. Writing over it
-    // with `initialize(to:)` relies on the lock's compare-and-swap standing between the store
-    // in `init` and that write, so the optimiser cannot merge the two.
-    let object = unsafeBitCast(pendingPlaceholderBits, to: Unmanaged<AnyObject>.self).takeRetainedValue()
-    return .failure(unsafeBitCast(object, to: (any Error).self))
+/// Whatever the layout of `Result<T, Error>`, destroying this value releases nothing: the error
+/// payload is null, or, where `Result` packs `.success` into the unused values of that
+/// reference (for an empty `T`, such as `Void`), the all-zero bits read as a `.success`
+/// holding nothing. ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without
+/// destroying it. `AbandonedCaptureTests` frees pending boxes of many layouts.
+@inlinable @inline(__always)
+func pendingPlaceholder<T>() -> Result<T, Error> {
+    // Safety: `any Error` is one reference, here the null one. Only the value-witness copy and
+    // destroy of `Result` ever see it (see above), never code that would read the error: a
+    // box's value is read only once its phase has left `pending`, after the real value was
+    // written over this one.
+    .failure(unsafeBitCast(0 as UInt, to: (any Error).self))
 }
 
 /// Makes a pending box for a promise or a guarantee.
 @inlinable
 func pendingBox<T>() -> EmptyBox<Result<T, Error>> {
-    EmptyBox(placeholder: unretainedPendingPlaceholder())
+    EmptyBox(placeholder: pendingPlaceholder())
 }
