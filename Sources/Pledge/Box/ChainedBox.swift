@@ -196,8 +196,6 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// The body of ``runInline(_:_:)``.
     @inlinable @inline(__always)
     static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> _PledgeStep? {
-        // This step is the run's tail (see `hop`): the run may take a new one.
-        cascade.hasTail = false
         if cascade.dispatchesTail {
             // Dispatched early, while `source` still fires: its firing step keeps it alive (see
             // `Cascade.firingBoxKept`).

@@ -122,8 +122,12 @@ extension Optional where Wrapped == _PledgeStep {
 ///
 /// User code that resolves a promise starts a run of its own, with no queue, so a queued handler
 /// never runs inside user code, or inside a `sync` block that user code entered.
+///
+/// Noncopyable: a run's state is only ever passed `inout`, and a copyable struct holding a step
+/// (a closure) is copied and destroyed through outlined value-witness calls, which made W2 run
+/// 7% more instructions.
 @usableFromInline
-struct Cascade {
+struct Cascade: ~Copyable {
     /// How many hops a block on a queue runs inline before it hands the rest of its chain to a
     /// new block on the same queue, so that a long chain cannot hold a serial queue for long.
     @inlinable
@@ -148,10 +152,17 @@ struct Cascade {
     @usableFromInline
     var firstHopOfBox: Bool
 
-    /// Whether the run has its tail: the one hop that runs inline in this block, kept at the
-    /// bottom of ``stack`` so that it runs once everything else has.
+    /// The run's tail: the one hop that runs inline in this block, run once ``stack`` is empty,
+    /// so that it runs once everything else has. The trampoline takes it out before running it,
+    /// so the tail may make the run's next tail. Kept apart from the stack, rather than at its
+    /// bottom, so that making a tail and running it move no array elements: 90 fewer
+    /// instructions per W3 step.
     @usableFromInline
-    var hasTail: Bool
+    var tail: _PledgeStep?
+
+    /// Whether the run has its tail (see ``tail``).
+    @inlinable
+    var hasTail: Bool { tail != nil }
 
     /// Whether the tail is a handler of the box now firing: set by ``setTail(_:)``, cleared when
     /// the next box starts firing (``startFiring()``).
@@ -183,7 +194,7 @@ struct Cascade {
         self.queue = queue.map(ObjectIdentifier.init)
         hopsLeft = queue == nil ? 0 : Cascade.hopsPerBlock
         firstHopOfBox = false
-        hasTail = false
+        tail = nil
         tailBelongsToFiringBox = false
         dispatchesTail = false
         firingBoxKept = false
@@ -228,26 +239,19 @@ struct Cascade {
         if tailBelongsToFiringBox { dispatchTail() }
     }
 
-    /// Makes `step` the run's tail (see ``hasTail``). Only after ``mayHopInline(to:)`` said yes.
+    /// Makes `step` the run's tail (see ``tail``). Only after ``mayHopInline(to:)`` said yes.
     @inlinable
     mutating func setTail(_ step: consuming _PledgeStep) {
-        hasTail = true
+        tail = step
         tailBelongsToFiringBox = true
-        if stack.isEmpty {
-            stack.append(step)  // the usual case, and much cheaper than inserting
-        } else {
-            stack.insert(step, at: 0)
-        }
     }
 
     /// Dispatches the tail of the box now firing at once, instead of running it at the end of
-    /// the block. It is still the bottom of ``stack``: only ``setTail(_:)`` puts steps there,
-    /// and the box's other steps are pushed once it has finished firing.
+    /// the block.
     @usableFromInline
     mutating func dispatchTail() {
         tailBelongsToFiringBox = false
-        guard hasTail, !stack.isEmpty else { return }
-        let tail = stack.removeFirst()
+        guard let tail = tail.take() else { return }
         // The firing box keeps its count: the dispatched tail borrows it (see
         // ``firingBoxKept``).
         firingBoxKept = false
@@ -285,12 +289,14 @@ enum Trampoline {
     }
 
     /// The loop behind both `run`s. Each step is moved out of `current` and run once; its
-    /// function disposes of the count it holds on its object (see ``_PledgeStep``).
+    /// function disposes of the count it holds on its object (see ``_PledgeStep``). When a step
+    /// hands back none, the next is the top of the stack, and once that is empty, the tail.
     @inlinable @inline(__always)
     static func drain(_ first: consuming _PledgeStep?, _ cascade: inout Cascade) {
         var current = first
         while let step = current.take() {
-            current = step.run(&cascade) ?? cascade.stack.popLast()
+            current = step.run(&cascade)
+            if current == nil { current = cascade.stack.popLast() ?? cascade.tail.take() }
         }
     }
 }
