@@ -171,11 +171,15 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 ///   which return at once for null, so freeing an unsealed box needs no special case, and
 ///   pending boxes share no reference count that threads would fight over.
 ///
-/// Whatever the layout of `Result<T, Error>`, destroying this value releases nothing: the error
-/// payload is null, or, where `Result` packs `.success` into the unused values of that
-/// reference (for an empty `T`, such as `Void`), the all-zero bits read as a `.success`
-/// holding nothing. ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without
-/// destroying it. `AbandonedCaptureTests` frees pending boxes of many layouts.
+/// `Result` is a generic enum, laid out by the runtime's rule for two cases with payloads: the
+/// larger payload, then a tag byte, for every `T` (checked for `Void`, `Never`, `Int`, classes,
+/// optionals, tuples, `String`, enums holding references and `any Error`). So this value is a
+/// null reference with the failure tag, and copying or destroying it only ever passes null to
+/// the runtime. (Were a layout ever to pack the cases into the reference's unused values
+/// instead, the zero bits would read as a case holding nothing, which destroying also leaves
+/// alone.) ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without destroying it.
+/// `AbandonedCaptureTests` frees pending boxes of many layouts. Reflection never sees it:
+/// promises, guarantees and resolvers show their state to `dump` and `Mirror`, not their box.
 @inlinable @inline(__always)
 func pendingPlaceholder<T>() -> Result<T, Error> {
     // Safety: `any Error` is one reference, here the null one. Only the value-witness copy and

@@ -115,6 +115,15 @@ extension Guarantee: CustomStringConvertible, CustomDebugStringConvertible {
     }
 }
 
+extension Guarantee: CustomReflectable {
+    /// The guarantee's state, as one child, `value`: `nil` while pending. What `dump` and
+    /// `Mirror(reflecting:)` show, instead of the guarantee's storage (see
+    /// ``Promise/customMirror``).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["value": value as Any], displayStyle: .class)
+    }
+}
+
 /// Owns the right to resolve a pending guarantee; logs
 /// ``LogEvent/pendingGuaranteeDeallocated`` if released before using it.
 @usableFromInline

@@ -155,3 +155,13 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 }
+
+extension Promise: CustomReflectable {
+    /// The promise's state, as one child, `result`: `nil` while pending, then the value or the
+    /// error. What `dump` and `Mirror(reflecting:)` show, instead of the promise's storage,
+    /// whose value slot holds a placeholder until the promise is resolved (reflecting that
+    /// would crash).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["result": result as Any], displayStyle: .class)
+    }
+}

@@ -132,3 +132,12 @@ extension Resolver: CustomStringConvertible {
         }
     }
 }
+
+extension Resolver: CustomReflectable {
+    /// Whether the promise is still pending, as one child, `isPending`. What `dump` and
+    /// `Mirror(reflecting:)` show, instead of the resolver's storage (see
+    /// ``Promise/customMirror``).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["isPending": box.isPending], displayStyle: .class)
+    }
+}

@@ -181,6 +181,22 @@ import Testing
 
     // MARK: Descriptions
 
+    /// `dump` and `Mirror` show the state, never the storage (see `PromiseTests`).
+    @Test func dumpAndMirrorShowTheStateOfPendingAndResolvedGuarantees() {
+        let (pending, resolve) = Guarantee<String>.pending()
+        var pendingDump = ""
+        dump(pending, to: &pendingDump)
+
+        #expect(Mirror(reflecting: pending).children.first?.label == "value")
+        #expect(pendingDump.contains("value: nil"))
+
+        resolve("sealed")
+        var resolvedDump = ""
+        dump(pending, to: &resolvedDump)
+
+        #expect(resolvedDump.contains("\"sealed\""))
+    }
+
     @Test func descriptionShowsTheState() {
         let (pending, resolve) = Guarantee<Int>.pending()
 

@@ -169,6 +169,28 @@ import Testing
         resolver.fulfill(0)
     }
 
+    /// `dump` and `Mirror` show the state, never the storage: the value slot of a pending
+    /// promise's box holds a placeholder, and reflecting it used to crash.
+    @Test func dumpAndMirrorShowTheStateOfPendingAndResolvedPromises() {
+        let (pending, resolver) = Promise<[String]>.pending()
+        var pendingDump = ""
+        dump(pending, to: &pendingDump)
+        let children = Array(Mirror(reflecting: pending).children)
+
+        #expect(children.count == 1)
+        #expect(children.first?.label == "result")
+        #expect(pendingDump.contains("result: nil"))
+
+        resolver.fulfill(["resolved"])
+        var resolvedDump = ""
+        dump(pending, to: &resolvedDump)
+        var rejectedDump = ""
+        dump(Promise<Int>(error: TestError.boom), to: &rejectedDump)
+
+        #expect(resolvedDump.contains("\"resolved\""))
+        #expect(rejectedDump.contains("boom"))
+    }
+
     @Test func debugDescriptionShowsTheTypeAndTheState() {
         let (pending, resolver) = Promise<Int>.pending()
 

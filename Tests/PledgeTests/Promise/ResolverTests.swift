@@ -211,6 +211,22 @@ import Testing
 
     // MARK: Description
 
+    /// `dump` of a resolver shows whether its promise is pending, never the box behind it.
+    @Test func dumpShowsWhetherThePromiseIsPending() {
+        let (promise, resolver) = Promise<Int>.pending()
+        var pendingDump = ""
+        dump(resolver, to: &pendingDump)
+
+        #expect(pendingDump.contains("isPending: true"))
+
+        resolver.fulfill(1)
+        var resolvedDump = ""
+        dump(resolver, to: &resolvedDump)
+
+        #expect(resolvedDump.contains("isPending: false"))
+        #expect(promise.value == 1)
+    }
+
     @Test func descriptionSaysWhetherThePromiseIsResolved() {
         let (_, resolver) = Promise<Int>.pending()
 
