@@ -35,10 +35,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     final var handlers = Handlers<R>()
 
     deinit {
-        // A box freed unsealed still holds the placeholder, whose destruction releases nothing
-        // (see `pendingPlaceholder()`).
-        // An abandoned box still owns its handlers, and through them the rest of its chain:
-        // release those iteratively (see `Teardown`). A sealed box has none left.
+        // A box freed unsealed (abandoned) still holds the placeholder, whose destruction
+        // releases nothing (see `pendingPlaceholder()`), and its handlers, which own the rest of
+        // its chain: those are released iteratively (see `Teardown`). A sealed box has none left.
         if !handlers.isEmpty {
             // Those handlers will never run: let their targets drop what they kept for them.
             handlers.abandonTargets()

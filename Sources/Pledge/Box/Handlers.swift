@@ -86,8 +86,9 @@ struct Handlers<R: Sendable> {
     ///
     /// Each handler is given its target's reference, moved out of the batch rather than copied:
     /// a handler that needs its target for longer than the call (a queued handler's hop, see
-    /// ``QueuedChainedBox``) keeps that count instead of taking one of its own. The batch is
-    /// left with no targets, only its functions.
+    /// ``QueuedChainedBox``) keeps that count instead of taking one of its own. A lone handler's
+    /// function is moved out too, so that calling it copies no closure; a list's functions stay
+    /// in its items until each is popped. The batch is left empty.
     @inlinable @inline(__always)
     mutating func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
         if let handler = handler.take() {
