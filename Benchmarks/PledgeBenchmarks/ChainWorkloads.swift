@@ -146,6 +146,19 @@ func mapSteps(_ n: Int) {
     blackHole(promise)
 }
 
+/// `--probe then N`: `n` iterations of a `then(on: nil)` whose body returns a pending promise,
+/// fulfilled after the body ran, so the operator's promise follows it (`Box.forward`).
+func thenFollowIterations(_ iterations: Int) {
+    for i in 0..<iterations {
+        let (promise, resolver) = Promise<Int>.pending()
+        let (inner, innerResolver) = Promise<Int>.pending()
+        let done = promise.then(on: nil) { _ in inner }.done(on: nil) { blackHole($0) }
+        resolver.fulfill(i)
+        innerResolver.fulfill(i)
+        blackHole(done)
+    }
+}
+
 // MARK: - Baseline helpers
 
 /// The least a callback-based pending value can cost: one object holding one closure. Not

@@ -68,6 +68,7 @@ enum PledgeBench {
         case "w2": pendingThenResolveIterations(count)
         case "w3": queueHopSteps(count)
         case "w4": fanInElements(count)
+        case "then": thenFollowIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

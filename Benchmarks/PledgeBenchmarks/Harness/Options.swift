@@ -34,7 +34,7 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w3", "w4"]
+    static let probes = ["map", "w1", "w2", "w3", "w4", "then"]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -89,7 +89,7 @@ struct Options {
 
     static let usage =
         "usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--json FILE] "
-        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4 N] [--help]"
+        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4|then N] [--help]"
 
     static let help = """
         pledge-bench: Pledge's benchmarks. Build and run in release mode:

@@ -144,9 +144,21 @@ class Box<R: Sendable>: @unchecked Sendable {
     /// attached. Sealing a box that is already sealed does nothing.
     ///
     /// Handlers that seal further boxes do not recurse: the whole cascade is run by one loop.
+    ///
+    /// The step that runs the handlers takes no count on the box: this run starts and ends
+    /// inside the call, while the caller keeps the box alive.
     @inlinable
     final func seal(_ value: R) {
-        Trampoline.run(resolve(value))
+        Trampoline.run(resolve(value, borrowing: ()))
+    }
+
+    /// ``resolve(_:)`` for ``seal(_:)``, whose run starts at once, while its caller keeps the
+    /// box: the step holds no count.
+    @inlinable
+    final func resolve(_ value: R, borrowing: Void) -> _PledgeStep? {
+        if phase == BoxPhase.resolved { return nil }
+        // Safety: see `inspect(_:_:)`.
+        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value, stepCount: .borrowed)
     }
 
     /// Seals the box with `value` without running its handlers.
@@ -160,6 +172,19 @@ class Box<R: Sendable>: @unchecked Sendable {
         return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value)
     }
 
+    /// ``resolve(_:)`` for a caller that holds a count on the box and hands it over: the step
+    /// that runs the handlers keeps that count instead of taking one of its own, which spares a
+    /// retain and a release per firing.
+    ///
+    /// - Returns: the step, which now owns the caller's count; `nil` when there is none, and then
+    ///   the caller still owns its count.
+    @inlinable
+    final func resolve(_ value: R, handingCount: Void) -> _PledgeStep? {
+        if phase == BoxPhase.resolved { return nil }
+        // Safety: see `inspect(_:_:)`.
+        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value, stepCount: .handed)
+    }
+
     /// A handler that seals the box it is given as target with the value it receives: what a
     /// box attaches to a thenable it follows. A thin function, so attaching it allocates nothing.
     @inlinable
@@ -167,8 +192,13 @@ class Box<R: Sendable>: @unchecked Sendable {
         // Safety: `forward` is only ever attached with a `Box<R>` of this very type as target,
         // never with `nil`, and only to Pledge's own boxes, which pass it that target back (see
         // `Thenable._forward(into:)`, its only user; a thenable outside Pledge never gets it).
-        // Unwrapping without a check borrows the reference this handler was given instead of
-        // copying it.
-        return unsafeDowncast(target.unsafelyUnwrapped, to: Box<R>.self).resolve(value)
+        // The count this handler was given goes to the step that runs the box's handlers, when
+        // there is one (see `resolve(_:handingCount:)`).
+        let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
+        let step = object._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: Box<R>.self).resolve(value, handingCount: ())
+        }
+        if step == nil { object.release() }
+        return step
     }
 }

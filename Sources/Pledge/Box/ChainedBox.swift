@@ -69,11 +69,17 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         -> _PledgeStep?
     {
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
-        // (see `_attach`), never with `nil`. Unwrapping without a check borrows the reference
-        // this handler was given instead of copying it, which spares a retain and a release per
-        // call.
-        let box = unsafeDowncast(target.unsafelyUnwrapped, to: ChainedBox.self)
-        return box.take().run(result, into: box)
+        // (see `_attach`), never with `nil`. The count this handler was given moves into
+        // `object` (the compiler pairs the retain with the release of `target`), and goes to
+        // the step that runs the box's handlers when there is one: a retain and a release fewer
+        // per link (see `ChainOperation.run(_:handingCountOn:)`).
+        let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
+        let (step, tookCount) = object._withUnsafeGuaranteedRef {
+            let box = unsafeDowncast($0, to: ChainedBox.self)
+            return box.take().run(result, handingCountOn: box)
+        }
+        if !tookCount { object.release() }
+        return step
     }
 }
 
@@ -181,29 +187,33 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// plain block (empty flags: its run takes no hop inline, see `DispatchQueue.run`), so that
     /// the operation's own next handlers queue behind the sibling dispatched after it.
     ///
-    /// Then gives back the count the step holds on the box.
+    /// Then gives back the count the step holds on the box, unless the step the operation hands
+    /// back (the cascade of the box it resolved) took it over.
     @inlinable
     static func runInline(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: the step holds a count on the box until the borrow ends. Only `hop` makes
         // steps for this function, always with a `QueuedChainedBox<Operation>`.
-        let next = object._withUnsafeGuaranteedRef {
+        let (next, tookCount) = object._withUnsafeGuaranteedRef {
             runTail(unsafeDowncast($0, to: QueuedChainedBox.self), &cascade)
         }
-        object.release()
+        if !tookCount { object.release() }
         return next
     }
 
     /// The body of ``runInline(_:_:)``.
+    ///
+    /// - Returns: the step to run next, and whether it took the count the tail holds on `box`
+    ///   (see ``ChainOperation/run(_:handingCountOn:)``).
     @inlinable @inline(__always)
-    static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> _PledgeStep? {
+    static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> (_PledgeStep?, Bool) {
         if cascade.dispatchesTail {
             // Dispatched early, while `source` still fires: its firing step keeps it alive (see
             // `Cascade.firingBoxKept`).
             box.dispatch(flags: 0)
-            return nil
+            return (nil, false)
         }
         // Safety: `hop` handed the tail the count of `source`'s firing step, given back here.
         let source = box.source.takeRetainedValue()
-        return box.take().run(source.value, into: box)
+        return box.take().run(source.value, handingCountOn: box)
     }
 }

@@ -89,6 +89,17 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 
     @inlinable
     final func resolveEmpty(_ newValue: R) -> _PledgeStep? {
+        resolveEmpty(newValue, stepCount: .taken)
+    }
+
+    /// Seals the box with `newValue` under its lock.
+    ///
+    /// - Parameter stepCount: where the count that keeps the box alive for the step this makes
+    ///   comes from (see ``StepCount``).
+    /// - Returns: the step that runs the box's handlers, or `nil` when there are none (or the box
+    ///   was already sealed).
+    @inlinable @inline(__always)
+    final func resolveEmpty(_ newValue: R, stepCount: StepCount) -> _PledgeStep? {
         let phase = lock()
         guard phase == BoxPhase.pending else {
             unlock(phase: phase)
@@ -101,7 +112,12 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
         let due = !handlers.isEmpty
         unlock(phase: due ? BoxPhase.firing : BoxPhase.resolved)
-        return due ? _PledgeStep(self, fire: EmptyBox.fire) : nil
+        if !due { return nil }
+        switch stepCount {
+        case .taken: return _PledgeStep(self, fire: EmptyBox.fire)
+        case .handed: return _PledgeStep(adopting: Unmanaged.passUnretained(self), fire: EmptyBox.fire)
+        case .borrowed: return _PledgeStep(borrowing: self, fire: EmptyBox.fireBorrowed)
+        }
     }
 
     /// Takes the due handlers, or finishes the transition to `resolved` when none are left.
@@ -143,19 +159,54 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         return next
     }
 
+    /// ``fire(_:_:)`` for a step that holds no count on the box: the first step of the run that
+    /// ``Box/seal(_:)`` starts, whose caller keeps the box alive until the whole run is over.
+    @inlinable
+    static func fireBorrowed(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: only `resolveEmpty` creates steps for this function, always with an
+        // `EmptyBox<R>` of exactly this type (or a subclass), and only for `seal`, whose caller
+        // holds the box until the run ends.
+        let next = object._withUnsafeGuaranteedRef {
+            runHandlers(of: unsafeDowncast($0, to: EmptyBox<R>.self), &cascade)
+        }
+        // There is no count to hand to a tail: a run that `seal` starts has no queue, so none of
+        // this firing's hops may become one (see `Cascade.mayHopInline(to:)`).
+        assert(!cascade.firingBoxKept, "a borrowed firing has no count to hand to a tail")
+        return next
+    }
+
     /// The body of ``fire(_:_:)``: runs every batch of due handlers.
     @inlinable @inline(__always)
     static func runHandlers(of box: EmptyBox<R>, _ cascade: inout Cascade) -> _PledgeStep? {
         var next: _PledgeStep? = nil
-        var later: [_PledgeStep] = []
+        // The steps of later handlers are pushed straight onto the cascade's stack, above what
+        // it held before this firing (nothing else touches the stack while a box fires), and
+        // turned around at the end, so that they are popped in attachment order once `next`'s
+        // cascade has finished. A separate array for them cost a call on the shared empty
+        // array's storage in every firing, even with none.
+        let base = cascade.stack.count
         cascade.startFiring()
         while var handlers = box.takeDue() {
-            handlers.run(box.value, next: &next, later: &later, &cascade)
+            handlers.run(box.value, next: &next, &cascade)
         }
-        // Popped in attachment order once `next`'s cascade has finished.
-        if !later.isEmpty { cascade.stack.append(contentsOf: later.reversed()) }
+        if cascade.stack.count - base > 1 { cascade.stack[base...].reverse() }
         return next
     }
+}
+
+/// Where the count comes from that keeps a box alive while the step that runs its handlers
+/// waits and runs (see ``_PledgeStep``).
+@usableFromInline
+enum StepCount {
+    /// The step takes a count of its own: the general case, for a step that may be handed back
+    /// to a trampoline and run after its maker has returned.
+    case taken
+    /// The caller holds a count on the box and hands it to the step (see
+    /// ``Box/resolve(_:handingCount:)``): a retain and a release fewer.
+    case handed
+    /// The step holds no count: it is the first step of a run the caller starts at once, and
+    /// the caller keeps the box alive until that run is over (see ``Box/seal(_:)``).
+    case borrowed
 }
 
 /// The value a pending box holds until it is sealed, never read: a failure whose error

@@ -79,10 +79,12 @@ struct Handlers<R: Sendable> {
     }
 
     /// Runs every handler with `value`, in order, and collects the steps they hand back, in the
-    /// same order: the first into `next` while it is still empty, each later one appended to
-    /// `later`. A box runs several batches of handlers (those attached while it fires come in
-    /// later batches) into the same two, so the cascades they start keep attachment order
-    /// across batches too. A queued handler's hop is run at once instead (see ``Cascade``).
+    /// same order: the first into `next` while it is still empty, each later one pushed onto the
+    /// cascade's stack (which the firing box turns around when done, see
+    /// ``EmptyBox/runHandlers(of:_:)``). A box runs several batches of handlers (those attached
+    /// while it fires come in later batches) into the same two, so the cascades they start keep
+    /// attachment order across batches too. A queued handler's hop is run at once instead (see
+    /// ``Cascade``).
     ///
     /// Each handler is given its target's reference, moved out of the batch rather than copied:
     /// a handler that needs its target for longer than the call (a queued handler's hop, see
@@ -90,18 +92,18 @@ struct Handlers<R: Sendable> {
     /// function is moved out too, so that calling it copies no closure; a list's functions stay
     /// in its items until each is popped. The batch is left empty.
     @inlinable @inline(__always)
-    mutating func run(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
+    mutating func run(_ value: R, next: inout _PledgeStep?, _ cascade: inout Cascade) {
         if let handler = handler.take() {
-            if let step = handler(target.take(), value) { Handlers.collect(step, &next, &later, &cascade) }
+            if let step = handler(target.take(), value) { Handlers.collect(step, &next, &cascade) }
             return
         }
-        runList(value, next: &next, later: &later, &cascade)
+        runList(value, next: &next, &cascade)
     }
 
-    /// ``run(_:next:later:_:)`` for two or more handlers, kept apart so that the usual case stays
+    /// ``run(_:next:_:)`` for two or more handlers, kept apart so that the usual case stays
     /// small enough to inline.
     @inlinable
-    mutating func runList(_ value: R, next: inout _PledgeStep?, later: inout [_PledgeStep], _ cascade: inout Cascade) {
+    mutating func runList(_ value: R, next: inout _PledgeStep?, _ cascade: inout Cascade) {
         guard let list else { return }
         // The list belongs to this batch alone now (see `HandlerList`): its items are moved
         // out, first to last, leaving it empty.
@@ -111,7 +113,7 @@ struct Handlers<R: Sendable> {
         items.reverse()
         while var stored = items.popLast() {
             if let step = stored.handler(stored.target.take(), value) {
-                Handlers.collect(step, &next, &later, &cascade)
+                Handlers.collect(step, &next, &cascade)
             }
         }
     }
@@ -121,10 +123,7 @@ struct Handlers<R: Sendable> {
     /// it dispatches its operation, or makes it the run's tail (see ``Cascade``), and leaves
     /// nothing to keep.
     @inlinable @inline(__always)
-    static func collect(
-        _ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ later: inout [_PledgeStep],
-        _ cascade: inout Cascade
-    ) {
+    static func collect(_ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ cascade: inout Cascade) {
         if step.isHop {
             step.run(&cascade).expectNone("a hop hands back no step")
             return
@@ -132,7 +131,7 @@ struct Handlers<R: Sendable> {
         if next == nil {
             next = step
         } else {
-            later.append(step)
+            cascade.stack.append(step)
         }
     }
 }

@@ -16,7 +16,12 @@ import Dispatch
 ///   or handed over by its maker. Every such step is run exactly once: the trampoline runs
 ///   every step it is handed or has stacked. (One that were dropped unrun would keep its object
 ///   alive for good.) A box's cascade hands its count to the tail its first hop becomes, if
-///   that tail still waits when the firing ends (see ``Cascade/firingBoxKept``).
+///   that tail still waits when the firing ends (see ``Cascade/firingBoxKept``). A handler
+///   that resolves its own target box hands the count it was given to that box's cascade
+///   rather than taking a new one (see ``StepCount``).
+/// - The cascade of a box that ``Box/seal(_:)`` seals holds no count: it is the first step of
+///   the run `seal` starts, and `seal`'s caller keeps the box alive until that run is over. It
+///   never hands a count to a tail, since that run has no queue.
 /// - A hop (``isHop``) is run at once by the code that called the handler that made it: the box
 ///   firing that handler (see ``Handlers``), or the call that attached it to a box already
 ///   settled. A queued chained box's hop holds the count its handler was given on the box, and
@@ -47,6 +52,15 @@ public struct _PledgeStep {
     @inlinable
     init(adopting box: Unmanaged<AnyObject>, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
         object = box
+        self.fire = fire
+        isHop = false
+    }
+
+    /// A step that holds no count on `box`: only the first step of a run that its maker starts
+    /// at once, while it keeps `box` alive until the run is over (see ``Box/seal(_:)``).
+    @inlinable
+    init(borrowing box: AnyObject, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
+        object = Unmanaged.passUnretained(box)
         self.fire = fire
         isHop = false
     }

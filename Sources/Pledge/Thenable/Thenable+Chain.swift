@@ -26,6 +26,15 @@ protocol ChainOperation: Sendable {
     /// - Returns: the step that runs the handlers of a box this call resolved.
     func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>) -> _PledgeStep?
 
+    /// ``run(_:into:)`` for a caller that holds a count on `box` and offers it to the step the
+    /// call hands back, which then takes no count of its own: a retain and a release fewer per
+    /// link for the operations that resolve `box` directly (``ValueOperation``).
+    ///
+    /// - Returns: that step, and whether it took the caller's count. When it did not, the caller
+    ///   still owns its count.
+    func run(_ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>)
+        -> (step: _PledgeStep?, tookCount: Bool)
+
     /// The box for this operation applied now, inline, to a settled input.
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>>
 
@@ -38,6 +47,15 @@ protocol ChainOperation: Sendable {
 }
 
 extension ChainOperation {
+    /// An operation that may follow another thenable keeps the caller's count: the step it hands
+    /// back may be another box's.
+    @inlinable
+    func run(_ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>)
+        -> (step: _PledgeStep?, tookCount: Bool)
+    {
+        (run(result, into: box), false)
+    }
+
     /// A hop that is always dispatched, to `queue` with `flags`: what an operator does when its
     /// box cannot be its handler (flags, or a thenable outside Pledge).
     ///
@@ -88,6 +106,15 @@ extension ValueOperation {
     @inlinable
     func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Output, Error>>) -> _PledgeStep? {
         box.resolve(output(for: result))
+    }
+
+    /// The step, when there is one, runs `box`'s own handlers, so it can keep the caller's count.
+    @inlinable
+    func run(_ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>)
+        -> (step: _PledgeStep?, tookCount: Bool)
+    {
+        let step = box.resolve(output(for: result), handingCount: ())
+        return (step, step != nil)
     }
 
     /// A settled input needs no pending box at all: the output is born sealed.

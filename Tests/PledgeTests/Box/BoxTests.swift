@@ -58,6 +58,34 @@ import Testing
         #expect(order.all == ["map", "pipe 1", "then", "done", "pipe 2", "ensure"])
     }
 
+    @Test func theCascadesOfSeveralHandlersRunOneAfterAnotherInAttachmentOrder() {
+        // Each handler of the gate resolves a box with handlers of its own, whose cascade waits
+        // (on the trampoline's stack) while the gate runs its later handlers; so does each of
+        // those handlers one level down. Cascades then run depth first, in attachment order.
+        let (gate, resolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        for child in 0..<3 {
+            let middle = gate.map(on: nil) { value -> Int in
+                order.append("\(child)")
+                return value
+            }
+            for grandchild in 0..<3 {
+                middle.map(on: nil) { value -> Int in
+                    order.append("\(child).\(grandchild)")
+                    return value
+                }.done(on: nil) { _ in order.append("\(child).\(grandchild) done") }.cauterize()
+            }
+        }
+
+        resolver.fulfill(0)
+
+        var expected = ["0", "1", "2"]
+        for child in 0..<3 {
+            expected += (0..<3).map { "\(child).\($0)" } + (0..<3).map { "\(child).\($0) done" }
+        }
+        #expect(order.all == expected)
+    }
+
     @Test func aHandlerAttachedToASealedBoxRunsAtOnceOnTheCallingThread() {
         let promise = Promise.value(1)
         let ran = AtomicFlag()

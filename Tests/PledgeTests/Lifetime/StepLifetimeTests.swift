@@ -163,6 +163,49 @@ import Testing
         #expect(counter.alive == 0)
     }
 
+    /// The step that runs a box's handlers takes over the count its caller held on the box
+    /// rather than taking its own: the count of an `on: nil` operator's handler, of a `then`
+    /// following a pending promise (`Box.forward`), of a queued chain's tail. When the box has no
+    /// handlers there is no step, and the caller gives its count back. The step made by `seal`
+    /// (a resolver, a guarantee, `async(.promise)`) holds none, its caller keeping the box. A
+    /// count kept twice leaves a tracker alive; one given back twice is a use after free.
+    @Test func stepsTakeOverTheirCallersCountsOrBorrowTheBox() {
+        let counter = LifetimeCounter()
+        let queue = TestQueues.serial("steps.handed")
+        let values = Atomic<Int>(0)
+        rounds(50, on: queue, counter: counter) { gate, _, group in
+            // `on: nil` operators, whose boxes have handlers or none.
+            _ = gate.map(on: nil) { $0 }
+            group.enter()
+            gate.map(on: nil) { $0 }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
+            // `then` following a promise still pending when the body returns it.
+            let (inner, innerResolver) = Promise<LifetimeTracker>.pending()
+            _ = gate.then(on: nil) { _ in inner }
+            group.enter()
+            gate.then(on: nil) { _ in inner }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
+            gate.done(on: nil) { _ in innerResolver.fulfill(LifetimeTracker(counter)) }.cauterize()
+            // Queued chains, whose tails take the counts, ending in boxes with handlers or none.
+            _ = gate.map(on: queue) { $0 }.map(on: queue) { $0 }
+            group.enter()
+            gate.map(on: queue) { $0 }.map(on: queue) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
+            // Boxes sealed by `seal`: a guarantee's and `async(.promise)`'s.
+            let (guarantee, resolve) = Guarantee<LifetimeTracker>.pending()
+            group.enter()
+            guarantee.map(on: nil) { $0 }.done(on: nil) { _ in
+                values.add(1, ordering: .relaxed)
+                group.leave()
+            }
+            gate.done(on: nil) { resolve($0) }.cauterize()
+            group.enter()
+            queue.async(.promise) { LifetimeTracker(counter) }.map(on: nil) { $0 }.done(on: nil) { _ in
+                values.add(1, ordering: .relaxed)
+                group.leave()
+            }
+        }
+        #expect(values.load(ordering: .relaxed) == 100)
+        #expect(counter.alive == 0)
+    }
+
     /// Inside a tail, which holds its input's firing count, queued handlers are attached to that
     /// input (settled by then) and to the tail's own promise, and everything is dropped.
     @Test func attachingInsideATailToTheInputItHolds() {
