@@ -179,9 +179,12 @@ extension Thenable {
     /// small.
     @inlinable
     func _attach<Operation: ChainOperation>(
-        to source: Box<Result<T, Error>>, on queue: DispatchQueue, _ operation: Operation
+        to source: Box<Result<T, Error>>, on queue: consuming DispatchQueue, _ operation: Operation
     ) -> Box<Result<Operation.Output, Error>> where Operation.Input == T {
-        let box = QueuedChainedBox(operation, queue: queue, source: source)
+        // `queue` is consumed into the box, so the caller's copy is the box's: a `let` copy
+        // here, or in the caller, would live to the end of its scope (lexical lifetimes), past
+        // the attachment's calls, and cost a retain and a release of the queue per operator.
+        let box = QueuedChainedBox(operation, queue: consume queue, source: source)
         // When `source` is settled, the handler runs at once and hands back a hop, which holds
         // the count on `box` that the handler was given (see `_PledgeStep`). Keeping `box`
         // explicitly to the end is not needed for that, but it lets the compiler take the two
