@@ -149,40 +149,22 @@ class Box<R: Sendable>: @unchecked Sendable {
     /// inside the call, while the caller keeps the box alive.
     @inlinable
     final func seal(_ value: R) {
-        Trampoline.run(resolve(value, borrowing: ()))
-    }
-
-    /// ``resolve(_:)`` for ``seal(_:)``, whose run starts at once, while its caller keeps the
-    /// box: the step holds no count.
-    @inlinable
-    final func resolve(_ value: R, borrowing: Void) -> _PledgeStep? {
-        if phase == BoxPhase.resolved { return nil }
-        // Safety: see `inspect(_:_:)`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value, stepCount: .borrowed)
+        Trampoline.run(resolve(value, stepCount: .borrowed))
     }
 
     /// Seals the box with `value` without running its handlers.
     ///
+    /// - Parameter stepCount: where the count comes from that keeps the box alive for the step
+    ///   this makes (see ``StepCount``): by default the step takes its own. A caller that holds a
+    ///   count and hands it over passes `.handed`; the step then owns that count, and when there
+    ///   is no step the caller still owns it. ``seal(_:)`` passes `.borrowed`.
     /// - Returns: the step that runs the handlers, or `nil` when there are none (or the box was
     ///   already sealed). Used by handlers, which hand the step back to the running trampoline.
     @inlinable
-    final func resolve(_ value: R) -> _PledgeStep? {
+    final func resolve(_ value: R, stepCount: StepCount = .taken) -> _PledgeStep? {
         if phase == BoxPhase.resolved { return nil }
         // Safety: see `inspect(_:_:)`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value)
-    }
-
-    /// ``resolve(_:)`` for a caller that holds a count on the box and hands it over: the step
-    /// that runs the handlers keeps that count instead of taking one of its own, which spares a
-    /// retain and a release per firing.
-    ///
-    /// - Returns: the step, which now owns the caller's count; `nil` when there is none, and then
-    ///   the caller still owns its count.
-    @inlinable
-    final func resolve(_ value: R, handingCount: Void) -> _PledgeStep? {
-        if phase == BoxPhase.resolved { return nil }
-        // Safety: see `inspect(_:_:)`.
-        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value, stepCount: .handed)
+        return unsafeDowncast(self, to: EmptyBox<R>.self).resolveEmpty(value, stepCount: stepCount)
     }
 
     /// A handler that seals the box it is given as target with the value it receives: what a
@@ -193,10 +175,10 @@ class Box<R: Sendable>: @unchecked Sendable {
         // never with `nil`, and only to Pledge's own boxes, which pass it that target back (see
         // `Thenable._forward(into:)`, its only user; a thenable outside Pledge never gets it).
         // The count this handler was given goes to the step that runs the box's handlers, when
-        // there is one (see `resolve(_:handingCount:)`).
+        // there is one (see `resolve(_:stepCount:)`).
         let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
         let step = object._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: Box<R>.self).resolve(value, handingCount: ())
+            unsafeDowncast($0, to: Box<R>.self).resolve(value, stepCount: .handed)
         }
         if step == nil { object.release() }
         return step

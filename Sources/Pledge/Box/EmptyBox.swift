@@ -87,11 +87,6 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         return handler(target, value)
     }
 
-    @inlinable
-    final func resolveEmpty(_ newValue: R) -> _PledgeStep? {
-        resolveEmpty(newValue, stepCount: .taken)
-    }
-
     /// Seals the box with `newValue` under its lock.
     ///
     /// - Parameter stepCount: where the count that keeps the box alive for the step this makes
@@ -202,7 +197,7 @@ enum StepCount {
     /// to a trampoline and run after its maker has returned.
     case taken
     /// The caller holds a count on the box and hands it to the step (see
-    /// ``Box/resolve(_:handingCount:)``): a retain and a release fewer.
+    /// ``Box/resolve(_:stepCount:)``): a retain and a release fewer.
     case handed
     /// The step holds no count: it is the first step of a run the caller starts at once, and
     /// the caller keeps the box alive until that run is over (see ``Box/seal(_:)``).
@@ -227,7 +222,7 @@ enum StepCount {
 /// null reference with the failure tag, and copying or destroying it only ever passes null to
 /// the runtime. (Were a layout ever to pack the cases into the reference's unused values
 /// instead, the zero bits would read as a case holding nothing, which destroying also leaves
-/// alone.) ``EmptyBox/resolveEmpty(_:)`` writes the real value over it without destroying it.
+/// alone.) ``EmptyBox/resolveEmpty(_:stepCount:)`` writes the real value over it without destroying it.
 /// `AbandonedCaptureTests` frees pending boxes of many layouts. Reflection never sees it:
 /// promises, guarantees and resolvers show their state to `dump` and `Mirror`, not their box.
 @inlinable @inline(__always)

@@ -113,7 +113,7 @@ extension ValueOperation {
     func run(_ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>)
         -> (step: _PledgeStep?, tookCount: Bool)
     {
-        let step = box.resolve(output(for: result), handingCount: ())
+        let step = box.resolve(output(for: result), stepCount: .handed)
         return (step, step != nil)
     }
 
