@@ -111,7 +111,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         switch stepCount {
         case .taken: return _PledgeStep(self, fire: EmptyBox.fire)
         case .handed: return _PledgeStep(adopting: Unmanaged.passUnretained(self), fire: EmptyBox.fire)
-        case .borrowed: return _PledgeStep(borrowing: self, fire: EmptyBox.fireBorrowed)
+        case .borrowed: return _PledgeStep(adopting: Unmanaged.passUnretained(self), fire: EmptyBox.fireBorrowed)
         }
     }
 

@@ -47,20 +47,14 @@ public struct _PledgeStep {
         isHop = false
     }
 
-    /// A step that may wait, holding a count on `box` that its maker owned and hands over (the
-    /// maker must not give it back too), which `fire` must give back.
+    /// A step on `box` that takes no count of its own. Either its maker owned a count on `box`
+    /// and hands it over (and must not give it back too), which `fire` must give back; or the
+    /// step holds none, when it is the first step of a run its maker starts at once while
+    /// keeping `box` alive until the run is over, and `fire` gives nothing back (see
+    /// ``StepCount``).
     @inlinable
     init(adopting box: Unmanaged<AnyObject>, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
         object = box
-        self.fire = fire
-        isHop = false
-    }
-
-    /// A step that holds no count on `box`: only the first step of a run that its maker starts
-    /// at once, while it keeps `box` alive until the run is over (see ``Box/seal(_:)``).
-    @inlinable
-    init(borrowing box: AnyObject, fire: @escaping (Unmanaged<AnyObject>, inout Cascade) -> _PledgeStep?) {
-        object = Unmanaged.passUnretained(box)
         self.fire = fire
         isHop = false
     }
