@@ -18,6 +18,27 @@ enum Sealant<R> {
 @usableFromInline
 typealias HandlerTarget = AnyObject & Sendable
 
+/// Calls `body` with the target a handler was given, as a `Target`, and hands on the count the
+/// handler was given with it: the step `body` returns owns that count when `body` says it took
+/// it; otherwise the count is given back once `body` is done. What a handler that resolves its
+/// own target box does, so that the step running that box's handlers takes no count of its own
+/// (see ``StepCount/handed``).
+///
+/// The count moves into an `Unmanaged` reference: the compiler pairs the retain that makes it
+/// with the release of `target`, so moving it costs nothing.
+@inlinable @inline(__always)
+func withHandedCount<Target: AnyObject>(
+    of target: consuming (any HandlerTarget)?, as _: Target.Type,
+    _ body: (Target) -> (step: _PledgeStep?, tookCount: Bool)
+) -> _PledgeStep? {
+    // Safety: callers pass the target their handler was attached with, never `nil`, and always
+    // a `Target`; unwrapping and downcasting without a check borrow it instead of copying it.
+    let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
+    let (step, tookCount) = object._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Target.self)) }
+    if !tookCount { object.release() }
+    return step
+}
+
 /// A handler stored in a box: it receives its target and the sealed value, and may hand back
 /// a box that it sealed in turn, whose own handlers are now due.
 ///
@@ -175,12 +196,10 @@ class Box<R: Sendable>: @unchecked Sendable {
         // never with `nil`, and only to Pledge's own boxes, which pass it that target back (see
         // `Thenable._forward(into:)`, its only user; a thenable outside Pledge never gets it).
         // The count this handler was given goes to the step that runs the box's handlers, when
-        // there is one (see `resolve(_:stepCount:)`).
-        let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
-        let step = object._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: Box<R>.self).resolve(value, stepCount: .handed)
+        // there is one.
+        return withHandedCount(of: target, as: Box<R>.self) { box in
+            let step = box.resolve(value, stepCount: .handed)
+            return (step, step != nil)
         }
-        if step == nil { object.release() }
-        return step
     }
 }

@@ -69,17 +69,12 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         -> _PledgeStep?
     {
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
-        // (see `_attach`), never with `nil`. The count this handler was given moves into
-        // `object` (the compiler pairs the retain with the release of `target`), and goes to
-        // the step that runs the box's handlers when there is one: a retain and a release fewer
-        // per link (see `ChainOperation.run(_:handingCountOn:)`).
-        let object = Unmanaged<AnyObject>.passRetained((consume target).unsafelyUnwrapped)
-        let (step, tookCount) = object._withUnsafeGuaranteedRef {
-            let box = unsafeDowncast($0, to: ChainedBox.self)
-            return box.take().run(result, handingCountOn: box)
+        // (see `_attach`), never with `nil`. The count this handler was given goes to the step
+        // that runs the box's handlers when there is one (see
+        // `ChainOperation.run(_:handingCountOn:)`).
+        withHandedCount(of: target, as: ChainedBox.self) { box in
+            box.take().run(result, handingCountOn: box)
         }
-        if !tookCount { object.release() }
-        return step
     }
 }
 

@@ -140,12 +140,8 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   attachment order after that step's cascade.
     @inlinable
     static func fire(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: the step holds a count on the box until the borrow ends. Only `resolveEmpty`
-        // creates steps for this function, always with an `EmptyBox<R>` of exactly this type (or
-        // a subclass).
-        let next = object._withUnsafeGuaranteedRef {
-            runHandlers(of: unsafeDowncast($0, to: EmptyBox<R>.self), &cascade)
-        }
+        // The step holds a count on the box until the firing ends.
+        let next = runHandlers(borrowing: object, &cascade)
         if cascade.firingBoxKept {
             cascade.firingBoxKept = false
         } else {
@@ -158,19 +154,24 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// ``Box/seal(_:)`` starts, whose caller keeps the box alive until the whole run is over.
     @inlinable
     static func fireBorrowed(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
-        // Safety: only `resolveEmpty` creates steps for this function, always with an
-        // `EmptyBox<R>` of exactly this type (or a subclass), and only for `seal`, whose caller
-        // holds the box until the run ends.
-        let next = object._withUnsafeGuaranteedRef {
-            runHandlers(of: unsafeDowncast($0, to: EmptyBox<R>.self), &cascade)
-        }
+        // `seal`, the only maker of such steps, holds the box until the run ends.
+        let next = runHandlers(borrowing: object, &cascade)
         // There is no count to hand to a tail: a run that `seal` starts has no queue, so none of
         // this firing's hops may become one (see `Cascade.mayHopInline(to:)`).
         assert(!cascade.firingBoxKept, "a borrowed firing has no count to hand to a tail")
         return next
     }
 
-    /// The body of ``fire(_:_:)``: runs every batch of due handlers.
+    /// The body of ``fire(_:_:)`` and ``fireBorrowed(_:_:)``: runs every batch of due handlers
+    /// of the box `object` is, which the caller keeps alive.
+    @inlinable @inline(__always)
+    static func runHandlers(borrowing object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
+        // Safety: only `resolveEmpty` makes steps for `fire` and `fireBorrowed`, always with an
+        // `EmptyBox<R>` of exactly this type (or a subclass).
+        object._withUnsafeGuaranteedRef { runHandlers(of: unsafeDowncast($0, to: EmptyBox<R>.self), &cascade) }
+    }
+
+    /// ``runHandlers(borrowing:_:)`` once the box is borrowed.
     @inlinable @inline(__always)
     static func runHandlers(of box: EmptyBox<R>, _ cascade: inout Cascade) -> _PledgeStep? {
         var next: _PledgeStep? = nil
@@ -222,9 +223,10 @@ enum StepCount {
 /// null reference with the failure tag, and copying or destroying it only ever passes null to
 /// the runtime. (Were a layout ever to pack the cases into the reference's unused values
 /// instead, the zero bits would read as a case holding nothing, which destroying also leaves
-/// alone.) ``EmptyBox/resolveEmpty(_:stepCount:)`` writes the real value over it without destroying it.
-/// `AbandonedCaptureTests` frees pending boxes of many layouts. Reflection never sees it:
-/// promises, guarantees and resolvers show their state to `dump` and `Mirror`, not their box.
+/// alone.) ``EmptyBox/resolveEmpty(_:stepCount:)`` writes the real value over it without
+/// destroying it. `AbandonedCaptureTests` frees pending boxes of many layouts. Reflection never
+/// sees it: promises, guarantees and resolvers show their state to `dump` and `Mirror`, not
+/// their box.
 @inlinable @inline(__always)
 func pendingPlaceholder<T>() -> Result<T, Error> {
     // Safety: `any Error` is one reference, here the null one. Only the value-witness copy and
