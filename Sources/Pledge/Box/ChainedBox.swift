@@ -159,7 +159,7 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         if cascade.mayHopInline(to: box.queue) {
             // The tail runs once the block's run has nothing else left, long after `source`'s
             // firing has ended. It keeps `box` with this hop's count, and `source` with the
-            // count of `source`'s firing step (only a firing box's handler may become a tail,
+            // count that `source`'s firing holds (only a firing box's handler may become a tail,
             // see `Cascade.firingBoxKept`).
             cascade.firingBoxKept = true
             cascade.setTail(_PledgeStep(adopting: object, fire: QueuedChainedBox.runInline))
@@ -182,8 +182,10 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     /// plain block (empty flags: its run takes no hop inline, see `DispatchQueue.run`), so that
     /// the operation's own next handlers queue behind the sibling dispatched after it.
     ///
-    /// Then gives back the count the step holds on the box, unless the step the operation hands
-    /// back (the cascade of the box it resolved) took it over.
+    /// The operation fires the box it resolves in this step (see
+    /// ``ChainOperation/runFiring(_:handingCountOn:_:)``). Then gives back the count the step
+    /// holds on the box, unless that firing handed it to the run's next tail, or the step the
+    /// operation hands back took it over.
     @inlinable
     static func runInline(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
         // Safety: the step holds a count on the box until the borrow ends. Only `hop` makes
@@ -197,18 +199,20 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
 
     /// The body of ``runInline(_:_:)``.
     ///
-    /// - Returns: the step to run next, and whether it took the count the tail holds on `box`
-    ///   (see ``ChainOperation/run(_:handingCountOn:)``).
+    /// - Returns: the step to run next, and whether the count the tail holds on `box` went on,
+    ///   to that step or to the run's next tail (see
+    ///   ``ChainOperation/runFiring(_:handingCountOn:_:)``).
     @inlinable @inline(__always)
     static func runTail(_ box: QueuedChainedBox, _ cascade: inout Cascade) -> (_PledgeStep?, Bool) {
         if cascade.dispatchesTail {
-            // Dispatched early, while `source` still fires: its firing step keeps it alive (see
+            // Dispatched early, while `source` still fires: its firing keeps it alive (see
             // `Cascade.firingBoxKept`).
             box.dispatch(flags: 0)
             return (nil, false)
         }
-        // Safety: `hop` handed the tail the count of `source`'s firing step, given back here.
+        // Safety: `hop` handed the tail the count that `source`'s firing held, given back here,
+        // once the firing of `box` has ended.
         let source = box.source.takeRetainedValue()
-        return box.take().run(source.value, handingCountOn: box)
+        return box.take().runFiring(source.value, handingCountOn: box, &cascade)
     }
 }

@@ -18,7 +18,10 @@ import Dispatch
 ///   alive for good.) A box's cascade hands its count to the tail its first hop becomes, if
 ///   that tail still waits when the firing ends (see ``Cascade/firingBoxKept``). A handler
 ///   that resolves its own target box hands the count it was given to that box's cascade
-///   rather than taking a new one (see ``StepCount``).
+///   rather than taking a new one (see ``StepCount``). A block's tail makes no cascade step for
+///   the box it resolves: it runs that box's firing itself, with the count it holds on the box,
+///   which it may hand on to the next tail in the same way (see
+///   ``EmptyBox/resolveFiring(_:_:)``).
 /// - The cascade of a box that ``Box/seal(_:)`` seals holds no count: it is the first step of
 ///   the run `seal` starts, and `seal`'s caller keeps the box alive until that run is over. It
 ///   never hands a count to a tail, since that run has no queue.
@@ -182,10 +185,12 @@ struct Cascade: ~Copyable {
     @usableFromInline
     var dispatchesTail: Bool
 
-    /// Whether the box now firing has handed the count its step holds to the tail it made: set
-    /// by the hop that makes the tail, which needs that box, its input, alive until the tail
-    /// runs. The firing then ends without giving that count back (see ``EmptyBox/fire(_:_:)``),
-    /// and the tail gives it back instead. This saves a retain and a release per inline hop.
+    /// Whether the box now firing has handed the count its firing holds (its cascade step's, or
+    /// that of the tail that fires it in place) to the tail it made: set by the hop that makes
+    /// the tail, which needs that box, its input, alive until the tail runs. The firing then ends
+    /// without giving that count back (see ``EmptyBox/fire(_:_:)`` and
+    /// ``EmptyBox/resolveFiring(_:_:)``), and the tail gives it back instead. This saves a retain
+    /// and a release per inline hop.
     ///
     /// Only a box's firing is ever running when a hop sets this: a tail is made only by a hop
     /// run inside the firing of the box it waited on (``mayHopInline(to:)`` refuses every hop

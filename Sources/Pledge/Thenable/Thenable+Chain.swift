@@ -35,6 +35,16 @@ protocol ChainOperation: Sendable {
     func run(_ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>)
         -> (step: _PledgeStep?, tookCount: Bool)
 
+    /// ``run(_:handingCountOn:)`` for a caller that is itself a step of the running trampoline
+    /// (a block's tail): an operation that resolves `box` directly fires it in this step (see
+    /// ``EmptyBox/resolveFiring(_:_:)``) rather than handing back a step that would.
+    ///
+    /// - Returns: the step to run next, and whether the caller's count went to it or to the
+    ///   run's tail. When it did not, the caller still owns its count.
+    consuming func runFiring(
+        _ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>, _ cascade: inout Cascade
+    ) -> (step: _PledgeStep?, tookCount: Bool)
+
     /// The box for this operation applied now, inline, to a settled input.
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>>
 
@@ -54,6 +64,15 @@ extension ChainOperation {
         -> (step: _PledgeStep?, tookCount: Bool)
     {
         (run(result, into: box), false)
+    }
+
+    /// An operation that may follow another thenable hands back its step, as in
+    /// ``run(_:handingCountOn:)``.
+    @inlinable
+    consuming func runFiring(
+        _ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>, _ cascade: inout Cascade
+    ) -> (step: _PledgeStep?, tookCount: Bool) {
+        run(result, handingCountOn: box)
     }
 
     /// A hop that is always dispatched, to `queue` with `flags`: what an operator does when its
@@ -115,6 +134,18 @@ extension ValueOperation {
     {
         let step = box.resolve(output(for: result), stepCount: .handed)
         return (step, step != nil)
+    }
+
+    /// Fires `box` in this step. The operation goes before the firing, so the user's closure
+    /// and its captures are released before the box's handlers run, as in the other paths.
+    @inlinable
+    consuming func runFiring(
+        _ result: Result<Input, Error>, handingCountOn box: EmptyBox<Result<Output, Error>>, _ cascade: inout Cascade
+    ) -> (step: _PledgeStep?, tookCount: Bool) {
+        let output = output(for: result)
+        _ = consume self
+        let (next, countKept) = box.resolveFiring(output, &cascade)
+        return (next, countKept)
     }
 
     /// A settled input needs no pending box at all: the output is born sealed.

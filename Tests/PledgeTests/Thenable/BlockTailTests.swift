@@ -1,0 +1,98 @@
+import Dispatch
+import Pledge
+import Testing
+
+/// A handler that runs as the tail of a block Pledge dispatched (the next link of a chain on the
+/// block's own queue) fires the box it resolves in its own step: the first handlers of that box
+/// are taken under the lock that seals it. These pin down what that must keep: every handler,
+/// in attachment order, including one attached while the box fires, and the tail's closure
+/// released before them.
+@Suite struct BlockTailTests {
+    /// A promise resolved by a block's tail: the second link of a chain of two `map(on: queue)`,
+    /// whose first link runs in a block of its own once `resolver` is fulfilled.
+    private func resolvedByATail(on queue: DispatchQueue, _ body: @escaping @Sendable (Int) throws -> Int)
+        -> (Promise<Int>, Resolver<Int>)
+    {
+        let (gate, resolver) = Promise<Int>.pending()
+        return (gate.map(on: queue) { $0 }.map(on: queue, body), resolver)
+    }
+
+    @Test func aBoxResolvedByATailRunsEveryHandlerInOrderWithOneAttachedWhileItFires() {
+        let queue = TestQueues.serial("tail.order")
+        let events = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedByATail(on: queue) { $0 + 1 }
+        promise.done(on: nil) { value in
+            events.append("first \(value)")
+            // Attached while the box fires, on the firing thread: it waits for the others.
+            promise.done(on: nil) { value in
+                events.append("third \(value)")
+                finished.signal()
+            }.cauterize()
+        }.cauterize()
+        promise.done(on: nil) { value in events.append("second \(value)") }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        #expect(events.all == ["first 2", "second 2", "third 2"])
+    }
+
+    @Test func aTailReleasesItsClosureBeforeItsBoxsHandlersRun() {
+        let queue = TestQueues.serial("tail.release")
+        let counter = LifetimeCounter()
+        let aliveInHandler = Recorder<Int>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver): (Promise<Int>, Resolver<Int>) = {
+            let tracker = LifetimeTracker(counter)
+            return resolvedByATail(on: queue) { value in
+                tracker.touch()
+                return value + 1
+            }
+        }()
+        promise.done(on: nil) { _ in
+            aliveInHandler.append(counter.alive)
+            finished.signal()
+        }.cauterize()
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        #expect(aliveInHandler.all == [0])
+    }
+
+    @Test func aBoxResolvedByATailWithNoHandlersKeepsItsValueForLaterOnes() {
+        let queue = TestQueues.serial("tail.none")
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedByATail(on: queue) { $0 + 1 }
+        resolver.fulfill(1)
+        queue.sync {}
+        // The block that ran both links has ended.
+        #expect(promise.value == 2)
+
+        let seen = Recorder<Int>()
+        promise.done(on: nil) { value in
+            seen.append(value)
+            finished.signal()
+        }.cauterize()
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        #expect(seen.all == [2])
+    }
+
+    @Test func aTailThatThrowsRejectsItsBoxAndRunsItsHandlers() {
+        let queue = TestQueues.serial("tail.throw")
+        let caught = Recorder<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let (promise, resolver) = resolvedByATail(on: queue) { _ in throw TailError.failed }
+        promise.catch(on: nil) { error in
+            caught.append("\(error)")
+            finished.signal()
+        }
+        resolver.fulfill(1)
+
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+        #expect(caught.all == ["failed"])
+    }
+
+    private enum TailError: Error {
+        case failed
+    }
+}
