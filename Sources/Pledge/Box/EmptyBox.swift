@@ -95,16 +95,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   was already sealed).
     @inlinable @inline(__always)
     final func resolveEmpty(_ newValue: R, stepCount: StepCount) -> _PledgeStep? {
-        let phase = lock()
-        guard phase == BoxPhase.pending else {
-            unlock(phase: phase)
-            return nil
-        }
-        // Written over the placeholder without destroying it, which would do nothing (see
-        // `pendingPlaceholder()`).
-        // Safety: `value` is a stored property of this object, so the pointer is its storage, and
-        // the lock gives this thread exclusive access to it.
-        withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
+        guard lockAndSeal(newValue) else { return nil }
         let due = !handlers.isEmpty
         unlock(phase: due ? BoxPhase.firing : BoxPhase.resolved)
         if !due { return nil }
@@ -130,13 +121,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   it.
     @inlinable @inline(__always)
     final func resolveFiring(_ newValue: R, _ cascade: inout Cascade) -> (next: _PledgeStep?, countKept: Bool) {
-        let phase = lock()
-        guard phase == BoxPhase.pending else {
-            unlock(phase: phase)
-            return (nil, false)
-        }
-        // Safety: as in `resolveEmpty(_:stepCount:)`.
-        withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
+        guard lockAndSeal(newValue) else { return (nil, false) }
         if handlers.isEmpty {
             unlock(phase: BoxPhase.resolved)
             return (nil, false)
@@ -145,11 +130,27 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         swap(&first, &handlers)
         unlock(phase: BoxPhase.firing)
         let next = EmptyBox.runHandlers(of: self, first: first, &cascade)
-        if cascade.firingBoxKept {
-            cascade.firingBoxKept = false
-            return (next, true)
+        return (next, cascade.takeFiringBoxKept())
+    }
+
+    /// Takes the lock and, while the box is pending, writes `newValue` into it, returning with
+    /// the lock still held: the first half of sealing, which the caller ends with
+    /// ``unlock(phase:)`` once it has decided the new phase.
+    ///
+    /// - Returns: `false`, with the lock dropped, when the box was already sealed.
+    @inlinable @inline(__always)
+    final func lockAndSeal(_ newValue: R) -> Bool {
+        let phase = lock()
+        guard phase == BoxPhase.pending else {
+            unlock(phase: phase)
+            return false
         }
-        return (next, false)
+        // Written over the placeholder without destroying it, which would do nothing (see
+        // `pendingPlaceholder()`).
+        // Safety: `value` is a stored property of this object, so the pointer is its storage, and
+        // the lock gives this thread exclusive access to it.
+        withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
+        return true
     }
 
     /// Takes the due handlers, or finishes the transition to `resolved` when none are left.
@@ -179,11 +180,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     static func fire(_ object: Unmanaged<AnyObject>, _ cascade: inout Cascade) -> _PledgeStep? {
         // The step holds a count on the box until the firing ends.
         let next = runHandlers(borrowing: object, &cascade)
-        if cascade.firingBoxKept {
-            cascade.firingBoxKept = false
-        } else {
-            object.release()
-        }
+        if !cascade.takeFiringBoxKept() { object.release() }
         return next
     }
 

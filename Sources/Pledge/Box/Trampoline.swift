@@ -213,6 +213,14 @@ struct Cascade: ~Copyable {
         firingBoxKept = false
     }
 
+    /// Whether the firing that just ended handed its count on the box to the tail (see
+    /// ``firingBoxKept``), clearing the flag for the next firing.
+    @inlinable @inline(__always)
+    mutating func takeFiringBoxKept() -> Bool {
+        defer { firingBoxKept = false }
+        return firingBoxKept
+    }
+
     /// Marks the start of a box's firing: its first hop may become the tail.
     @inlinable @inline(__always)
     mutating func startFiring() {
