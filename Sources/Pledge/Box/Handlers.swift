@@ -1,167 +1,214 @@
-/// The handlers waiting on a pending box, in the order they were attached.
+/// One handler, taken out of its box to be called: its function and the target it works for.
 ///
-/// Almost every promise has exactly one handler (the next link of its chain), so the first is
-/// stored inline, as its target and function; a list object is allocated only when a second
-/// one arrives. The two fields encode four states, in 24 bytes:
-///
-/// | `target` | `handler` | meaning |
-/// |---|---|---|
-/// | `nil` | `nil` | no handler |
-/// | `nil` | a closure | one handler, a plain closure |
-/// | an object | a function | one handler, working for `target` (a ``ChainedBox``, say) |
-/// | a ``HandlerList`` | `nil` | two or more handlers, in the list |
-///
-/// The layout does not depend on `R`, so destroying it needs no generic metadata.
-@usableFromInline
-struct Handlers<R: Sendable> {
+/// Noncopyable, so that it is called at most once and its target's count moves with it: a copy
+/// would cost a retain of the target and of the function's context.
+@frozen @usableFromInline
+struct Handler: ~Copyable {
     @usableFromInline
     var target: (any HandlerTarget)?
     @usableFromInline
-    var handler: BoxHandler<R>?
+    let function: HandlerFunction
+
+    @inlinable @inline(__always)
+    init(target: consuming (any HandlerTarget)?, function: @escaping HandlerFunction) {
+        self.target = target
+        self.function = function
+    }
+
+    /// Calls the handler with `box`, giving it the count the box kept on its target.
+    @inlinable @inline(__always)
+    consuming func call(with box: AnyObject, _ run: inout Run) -> Step? {
+        let function = self.function
+        // Moved out, not copied: the handler is given the very count the box kept.
+        return function(target.take(), box, &run)
+    }
+}
+
+/// A handler taken out of its box, and whether it was the last one due.
+@frozen @usableFromInline
+struct Claim: ~Copyable {
+    @usableFromInline
+    var handler: Handler
+    @usableFromInline
+    let isLast: Bool
+
+    @inlinable @inline(__always)
+    init(_ handler: consuming Handler, isLast: Bool) {
+        self.handler = handler
+        self.isLast = isLast
+    }
+}
+
+/// The handlers waiting on a pending or firing box, in the order they were attached; touched
+/// only under the box's lock.
+///
+/// Almost every promise has exactly one handler (the next link of its chain), so the first is
+/// stored inline, as its target and function; a list object is allocated only when a second one
+/// arrives. The two fields encode three states, in 24 bytes:
+///
+/// | `target` | `function` | meaning |
+/// |---|---|---|
+/// | `nil` | `nil` | no handler |
+/// | `nil` or an object | a function | one handler |
+/// | a ``HandlerList`` | `nil` | two or more handlers (some may have started), in the list |
+///
+/// It does not depend on the box's value type, so destroying it needs no generic metadata.
+@usableFromInline
+struct Handlers {
+    @usableFromInline
+    var target: (any HandlerTarget)?
+    @usableFromInline
+    var function: HandlerFunction?
 
     @inlinable
     init() {
         target = nil
-        handler = nil
+        function = nil
     }
 
     @inlinable @inline(__always)
-    var isEmpty: Bool { handler == nil && target == nil }
+    var isEmpty: Bool { function == nil && target == nil }
 
-    /// The list, when two or more handlers are stored.
+    /// The list, when two or more handlers were stored.
     @inlinable
-    var list: HandlerList<R>? {
-        guard handler == nil, let target else { return nil }
-        // Safety: with no function stored, a target is only ever a `HandlerList<R>` (see the
+    var list: HandlerList? {
+        guard function == nil, let target else { return nil }
+        // Safety: with no function stored, a target is only ever a `HandlerList` (see the
         // table above and `append`).
-        return unsafeDowncast(target, to: HandlerList<R>.self)
+        return unsafeDowncast(target, to: HandlerList.self)
     }
 
     @inlinable @inline(__always)
-    mutating func append(_ newTarget: consuming (any HandlerTarget)?, _ newHandler: consuming @escaping BoxHandler<R>) {
+    mutating func append(_ handler: consuming Handler) {
         if isEmpty {
             // The usual case, kept inline in the caller.
-            target = newTarget
-            handler = newHandler
+            target = handler.target
+            function = handler.function
         } else {
-            appendToMany(newTarget, newHandler)
+            appendToMany(HandlerList.Entry(handler))
         }
     }
 
-    /// ``append(_:_:)`` when a handler is already stored.
+    /// ``append(_:)`` when a handler is stored already.
     @inlinable
-    mutating func appendToMany(
-        _ newTarget: consuming (any HandlerTarget)?, _ newHandler: consuming @escaping BoxHandler<R>
-    ) {
+    mutating func appendToMany(_ entry: HandlerList.Entry) {
         if let list {
-            list.items.append(StoredHandler(target: newTarget, handler: newHandler))
-        } else if let handler {
-            let list = HandlerList<R>([
-                StoredHandler(target: target, handler: handler),
-                StoredHandler(target: newTarget, handler: newHandler),
-            ])
-            self.target = list
-            self.handler = nil
+            list.items.append(entry)
+        } else if let function {
+            let first = HandlerList.Entry(target: target, function: function)
+            target = HandlerList([first, entry])
+            self.function = nil
         }
+    }
+
+    /// Moves the first handler out.
+    ///
+    /// - Returns: the handler, and whether it was the last; `nil` when there is none.
+    @inlinable @inline(__always)
+    mutating func takeFirst() -> Claim? {
+        if let function = function.take() {
+            return Claim(Handler(target: target.take(), function: function), isLast: true)
+        }
+        return takeFirstOfMany()
+    }
+
+    /// ``takeFirst()`` for a list, kept apart so that the usual case stays small. The list goes
+    /// once its last handler is out.
+    @inlinable
+    mutating func takeFirstOfMany() -> Claim? {
+        guard let list, let entry = list.takeFirst() else { return nil }
+        let isLast = list.isEmpty
+        if isLast { target = nil }
+        return Claim(Handler(target: entry.target, function: entry.function), isLast: isLast)
+    }
+
+    /// Moves out the handler whose target is `target`, unless it has started.
+    @inlinable
+    mutating func remove(target removed: AnyObject) -> Handler? {
+        if function != nil {
+            guard target === removed, let function = function.take() else { return nil }
+            return Handler(target: target.take(), function: function)
+        }
+        guard let entry = list?.remove(target: removed) else { return nil }
+        return Handler(target: entry.target, function: entry.function)
     }
 
     /// Tells every target that keeps something for its handler (see ``AbandonableTarget``) that
     /// the handler will never run. Only the `deinit` of an abandoned box calls it.
     @inlinable
     func abandonTargets() {
-        if handler != nil {
+        if function != nil {
             (target as? any AbandonableTarget)?.abandon()
         } else if let list {
-            for stored in list.items {
-                (stored.target as? any AbandonableTarget)?.abandon()
+            for case let handler? in list.items[list.head...] {
+                (handler.target as? any AbandonableTarget)?.abandon()
             }
-        }
-    }
-
-    /// Runs every handler with `value`, in order, and collects the steps they hand back, in the
-    /// same order: the first into `next` while it is still empty, each later one pushed onto the
-    /// cascade's stack (which the firing box turns around when done, see
-    /// ``EmptyBox/runHandlers(of:_:)``). A box runs several batches of handlers (those attached
-    /// while it fires come in later batches) into the same two, so the cascades they start keep
-    /// attachment order across batches too. A queued handler's hop is run at once instead (see
-    /// ``Cascade``).
-    ///
-    /// Each handler is given its target's reference, moved out of the batch rather than copied:
-    /// a handler that needs its target for longer than the call (a queued handler's hop, see
-    /// ``QueuedChainedBox``) keeps that count instead of taking one of its own. A lone handler's
-    /// function is moved out too, so that calling it copies no closure; a list's functions stay
-    /// in its items until each is popped. The batch is left empty.
-    @inlinable @inline(__always)
-    mutating func run(_ value: R, next: inout _PledgeStep?, _ cascade: inout Cascade) {
-        if let handler = handler.take() {
-            if let step = handler(target.take(), value) { Handlers.collect(step, &next, &cascade) }
-            return
-        }
-        runList(value, next: &next, &cascade)
-    }
-
-    /// ``run(_:next:_:)`` for two or more handlers, kept apart so that the usual case stays
-    /// small enough to inline.
-    @inlinable
-    mutating func runList(_ value: R, next: inout _PledgeStep?, _ cascade: inout Cascade) {
-        guard let list else { return }
-        // The list belongs to this batch alone now (see `HandlerList`): its items are moved
-        // out, first to last, leaving it empty.
-        target = nil
-        var items: [StoredHandler<R>] = []
-        swap(&items, &list.items)
-        items.reverse()
-        while var stored = items.popLast() {
-            if let step = stored.handler(stored.target.take(), value) {
-                Handlers.collect(step, &next, &cascade)
-            }
-        }
-    }
-
-    /// Keeps `step` as the next one when there is none yet, and queues it after the others
-    /// otherwise. A queued handler's hop is run at once instead, while the box is still firing:
-    /// it dispatches its operation, or makes it the run's tail (see ``Cascade``), and leaves
-    /// nothing to keep.
-    @inlinable @inline(__always)
-    static func collect(_ step: consuming _PledgeStep, _ next: inout _PledgeStep?, _ cascade: inout Cascade) {
-        if step.isHop {
-            step.run(&cascade).expectNone("a hop hands back no step")
-            return
-        }
-        if next == nil {
-            next = step
-        } else {
-            cascade.stack.append(step)
         }
     }
 }
 
-/// One handler and its target, as kept in a ``HandlerList``.
+/// The handlers of a box that has had more than one, in attachment order. Those before `head`
+/// have been taken out to run; a removed one leaves `nil` behind.
 @usableFromInline
-struct StoredHandler<R: Sendable> {
-    @usableFromInline
-    var target: (any HandlerTarget)?
-    @usableFromInline
-    let handler: BoxHandler<R>
+final class HandlerList: @unchecked Sendable {
+    // Safety: `items` and `head` are only touched under the lock of the one box whose `Handlers`
+    // holds this list.
 
-    @inlinable
-    init(target: (any HandlerTarget)?, handler: @escaping BoxHandler<R>) {
-        self.target = target
-        self.handler = handler
+    /// A handler as the list keeps it (an array needs copyable elements).
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var target: (any HandlerTarget)?
+        @usableFromInline let function: HandlerFunction
+
+        @inlinable
+        init(target: (any HandlerTarget)?, function: @escaping HandlerFunction) {
+            self.target = target
+            self.function = function
+        }
+
+        @inlinable
+        init(_ handler: consuming Handler) {
+            target = handler.target
+            function = handler.function
+        }
     }
-}
 
-/// The handlers of a box that has more than one, in attachment order.
-@usableFromInline
-final class HandlerList<R: Sendable>: @unchecked Sendable {
-    // Safety: `items` is only touched under the lock of the one box whose `Handlers` holds this
-    // list, or, once the box has handed its handlers over, by the single thread running them.
+    @exclusivity(unchecked)
     @usableFromInline
-    var items: [StoredHandler<R>]
+    var items: [Entry?]
+    @exclusivity(unchecked)
+    @usableFromInline
+    var head: Int
 
     @inlinable
-    init(_ items: [StoredHandler<R>]) {
+    init(_ items: [Entry?]) {
         self.items = items
+        head = 0
+    }
+
+    /// Whether every handler has been taken out.
+    @inlinable
+    var isEmpty: Bool { head == items.count }
+
+    /// Moves the first handler out, skipping removed ones.
+    @inlinable
+    func takeFirst() -> Entry? {
+        var taken: Entry? = nil
+        while taken == nil, head < items.count {
+            taken = items[head].take()
+            head += 1
+        }
+        // A removed handler after the one taken must not keep the box firing.
+        while head < items.count, items[head] == nil { head += 1 }
+        return taken
+    }
+
+    @inlinable
+    func remove(target: AnyObject) -> Entry? {
+        for index in items.indices[head...] where items[index]?.target === target {
+            return items[index].take()
+        }
+        return nil
     }
 }
 

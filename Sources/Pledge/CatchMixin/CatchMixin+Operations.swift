@@ -48,14 +48,19 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     func acts(on result: Result<Next.T, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
-    func run(_ result: Result<Next.T, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
-        guard acts(on: result), case .failure(let error) = result else { return box.resolve(result) }
-        guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
+    func run(
+        _ result: Result<Next.T, Error>, into box: consuming Retained<EmptyBox<Result<Next.T, Error>>>,
+        _ run: inout Run
+    ) -> Step? {
+        guard acts(on: result), case .failure(let error) = result else { return run.seal(box, with: result) }
+        guard let body else { return run.seal(box, with: .failure(PMKError.cancelled)) }
+        let next: Next
         do {
-            return follow(try body(error), into: box)
+            next = try body(error)
         } catch {
-            return box.resolve(.failure(error))
+            return run.seal(box, with: .failure(error))
         }
+        return follow(next, into: box, &run)
     }
 }
 
@@ -77,10 +82,13 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     func acts(on result: Result<Value, Error>) -> Bool { !result.isSuccess }
 
     @inlinable
-    func run(_ result: Result<Value, Error>, into box: EmptyBox<Result<Value, Error>>) -> _PledgeStep? {
-        guard case .failure(let error) = result else { return box.resolve(result) }
-        guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
-        return follow(body(error), into: box)
+    func run(
+        _ result: Result<Value, Error>, into box: consuming Retained<EmptyBox<Result<Value, Error>>>,
+        _ run: inout Run
+    ) -> Step? {
+        guard case .failure(let error) = result else { return run.seal(box, with: result) }
+        guard let body else { return run.seal(box, with: .failure(PMKError.cancelled)) }
+        return follow(body(error), into: box, &run)
     }
 }
 
@@ -155,8 +163,15 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     func acts(on result: Result<Value, Error>) -> Bool { true }
 
     @inlinable
-    func run(_ result: Result<Value, Error>, into box: EmptyBox<Result<Value, Error>>) -> _PledgeStep? {
-        guard let body else { return box.resolve(result) }
-        return body().box.inspect(nil) { _, _ in box.resolve(result) }
+    func run(
+        _ result: Result<Value, Error>, into box: consuming Retained<EmptyBox<Result<Value, Error>>>,
+        _ run: inout Run
+    ) -> Step? {
+        guard let body else { return run.seal(box, with: result) }
+        // The box is the handler's target: the guarantee keeps it until it resolves.
+        return body().box.attach(
+            box.object(),
+            { target, _, run in run.seal(Retained(handedTo: target, as: EmptyBox.self), with: result) },
+            &run)
     }
 }

@@ -40,7 +40,7 @@ public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
 func _after(_ deadline: DispatchTime) -> Guarantee<Void> {
     let box: EmptyBox<Result<Void, Error>> = pendingBox()
     DispatchQueue.global().asyncAfter(deadline: deadline) {
-        box.seal(.success(()))
+        box.resolve(.success(()))
     }
     return Guarantee(box: box)
 }

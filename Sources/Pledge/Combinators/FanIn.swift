@@ -147,7 +147,7 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     ///
     /// - Returns: The step that runs the box's handlers when this call resolved it.
     @inlinable
-    func pull() -> _PledgeStep? {
+    func pull(_ run: inout Run) -> Step? {
         nil
     }
 
@@ -165,15 +165,15 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
 
     /// The handler to attach to input `index`.
     @inlinable
-    final func handler(for index: Int) -> BoxHandler<Result<Value, Error>> {
-        { [self] _, result in deliver(result, at: index) }
+    final func handler(for index: Int) -> HandlerFunction {
+        { [self] _, source, run in deliver(Box<Result<Value, Error>>.attached(source).value, at: index, &run) }
     }
 
     /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
     ///
     /// - Returns: The step that runs the box's handlers when this call resolved it.
     @inlinable
-    final func deliver(_ result: Result<Value, Error>, at index: Int) -> _PledgeStep? {
+    final func deliver(_ result: Result<Value, Error>, at index: Int, _ run: inout Run) -> Step? {
         let settled = settle(result)
         let next: Next = withState { state in
             guard !state.finished else { return .nothing }
@@ -200,7 +200,7 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
                 return .nothing
             }
         }
-        return perform(next)
+        return perform(next, &run)
     }
 
     /// Records that every input has been attached; called by the owner of the iterator once it
@@ -209,13 +209,13 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     ///
     /// - Returns: The step that runs the box's handlers when this call resolved it.
     @inlinable
-    final func exhaust() -> _PledgeStep? {
+    final func exhaust(_ run: inout Run) -> Step? {
         perform(
             withState { state in
                 guard !state.finished else { return .nothing }
                 state.exhausted = true
                 return state.outstanding == 0 ? finish(&state) : .nothing
-            })
+            }, &run)
     }
 
     /// Decides, for the owner of the iterator, whether it may pull again; gives up ownership
@@ -242,18 +242,18 @@ class FanInCore<Value: Sendable, Slot: Sendable, Output: Sendable>: @unchecked S
     }
 
     @inlinable
-    final func perform(_ next: Next) -> _PledgeStep? {
+    final func perform(_ next: Next, _ run: inout Run) -> Step? {
         switch next {
         case .nothing: return nil
         // The dropped slots stay in `next`, which the caller holds until this returns, so they
         // are released here, after the lock: keep it that way.
         case .reject(let error, _, let ownsSource):
-            let step = box.resolve(.failure(error))
+            let step = run.seal(Retained(box), with: .failure(error))
             // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
-            if ownsSource { pull().expectNone("a finished fan-in pulls nothing") }
+            if ownsSource { pull(&run).expectNone() }
             return step
-        case .fulfil(let slots): return box.resolve(.success(collect(slots)))
-        case .pull: return pull()
+        case .fulfil(let slots): return run.seal(Retained(box), with: .success(collect(slots)))
+        case .pull: return pull(&run)
         }
     }
 }
@@ -283,7 +283,7 @@ where Source.Element: Thenable {
     /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
     /// fan-in has finished. Only the owner of the iterator calls it.
     @inlinable
-    override func pull() -> _PledgeStep? {
+    override func pull(_ run: inout Run) -> Step? {
         // A rejection may have finished the fan-in since the delivery that made this thread the
         // owner: then pull nothing. A finished fan-in keeps its owner for good, so the iterator
         // can go (outside the lock: its deinit may run user code).
@@ -296,9 +296,9 @@ where Source.Element: Thenable {
                 // Still the owner, and once `exhausted` is set nobody takes ownership again, so
                 // the iterator can go now (outside the lock: its deinit may run user code).
                 source = nil
-                return exhaust()
+                return exhaust(&run)
             }
-            Trampoline.run(input._pipeOnce(handler(for: admit())))
+            input._pipeOnce(handler(for: admit()))
             switch verdict() {
             case .more:
                 continue
@@ -328,7 +328,7 @@ func _fanIn<Source: IteratorProtocol, Slot: Sendable, Output: Sendable>(
     collect: @escaping @Sendable ([Slot?]) -> Output
 ) -> EmptyBox<Result<Output, Error>> where Source.Element: Thenable {
     let fanIn = FanIn(source: source, limit: limit, settle: settle, collect: collect)
-    Trampoline.run(fanIn.pull())
+    Trampoline.run { fanIn.pull(&$0) }
     return fanIn.box
 }
 
@@ -347,9 +347,9 @@ func _fanIn<U: Thenable, Slot: Sendable, Output: Sendable>(
     let fanIn = FanInCore(
         state: .init(awaiting: inputs.count), limit: .max, settle: settle, collect: collect)
     for index in inputs.indices {
-        Trampoline.run(inputs[index]._pipeOnce(fanIn.handler(for: index)))
+        inputs[index]._pipeOnce(fanIn.handler(for: index))
     }
-    Trampoline.run(fanIn.exhaust())
+    Trampoline.run { fanIn.exhaust(&$0) }
     return fanIn.box
 }
 

@@ -78,12 +78,12 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     for thenable in thenables {
         // Once per input, even for a thenable outside Pledge that calls back twice: one input
         // rejected twice must not count as two.
-        Trampoline.run(
-            thenable._pipeOnce { _, result in
-                if case .success = result { return box.resolve(result) }
-                guard pending.rejectionIsLast() else { return nil }
-                return box.resolve(.failure(PMKError.noWinner))
-            })
+        thenable._pipeOnce { _, source, run in
+            let result = Box<Result<U.T, Error>>.attached(source).value
+            if case .success = result { return run.seal(Retained(box), with: result) }
+            guard pending.rejectionIsLast() else { return nil }
+            return run.seal(Retained(box), with: .failure(PMKError.noWinner))
+        }
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }
@@ -95,7 +95,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
 func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     for thenable in thenables {
-        Trampoline.run(thenable._forward(into: box))
+        Trampoline.run { thenable._forward(into: Retained(box), &$0) }
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }

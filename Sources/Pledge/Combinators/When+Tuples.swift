@@ -16,13 +16,13 @@ func _whenTuple<Output: Sendable>(
 ) -> EmptyBox<Result<Output, Error>> {
     let all = _fanInValues(views)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
-    Trampoline.run(
-        all.inspect(nil) { _, result in
-            box.resolve(
-                result.flatMap { values in
-                    build(values).map { .success($0) } ?? .failure(PMKError.badInput)
-                })
-        })
+    all.attach(nil) { _, all, run in
+        run.seal(
+            Retained(box),
+            with: Box<Result<[any Sendable], Error>>.attached(all).value.flatMap { values in
+                build(values).map { .success($0) } ?? .failure(PMKError.badInput)
+            })
+    }
     return box
 }
 

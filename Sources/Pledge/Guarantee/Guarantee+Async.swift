@@ -40,7 +40,7 @@ extension Guarantee {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
         self.init(box: box)
         Task {
-            box.seal(.success(await body()))
+            box.resolve(.success(await body()))
         }
     }
 }

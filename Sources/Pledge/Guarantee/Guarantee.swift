@@ -62,15 +62,6 @@ public final class Guarantee<T: Sendable>: Thenable {
         box.pipe(body)
     }
 
-    /// Not API; see ``Thenable/_pipe(_:_:)``.
-    @inlinable
-    public func _pipe(
-        _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
-    ) -> _PledgeStep? {
-        box.inspect(target, handler)
-    }
-
     /// The result, always a success, or `nil` while pending.
     @inlinable
     public var result: Result<T, Error>? {
@@ -129,10 +120,10 @@ extension Guarantee: CustomReflectable {
 @usableFromInline
 final class GuaranteeSealer<T: Sendable>: Sendable {
     @usableFromInline
-    let box: Box<Result<T, Error>>
+    let box: EmptyBox<Result<T, Error>>
 
     @inlinable
-    init(_ box: Box<Result<T, Error>>) {
+    init(_ box: EmptyBox<Result<T, Error>>) {
         self.box = box
     }
 
@@ -145,6 +136,6 @@ final class GuaranteeSealer<T: Sendable>: Sendable {
     @inlinable
     @Sendable
     func resolve(_ value: T) {
-        box.seal(.success(value))
+        box.resolve(.success(value))
     }
 }

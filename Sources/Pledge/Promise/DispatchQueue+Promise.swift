@@ -38,7 +38,7 @@ extension DispatchQueue {
     ) -> Promise<T> {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
         async(group: group, qos: qos, flags: flags) {
-            box.seal(catching(body))
+            box.resolve(catching(body))
         }
         return Promise(box: box)
     }
@@ -71,7 +71,7 @@ extension DispatchQueue {
     ) -> Guarantee<T> {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
         async(group: group, qos: qos, flags: flags) {
-            box.seal(.success(body()))
+            box.resolve(.success(body()))
         }
         return Guarantee(box: box)
     }

@@ -52,9 +52,9 @@ extension Promise {
         self.init(box: box)
         Task {
             do {
-                box.seal(.success(try await body()))
+                box.resolve(.success(try await body()))
             } catch {
-                box.seal(.failure(error))
+                box.resolve(.failure(error))
             }
         }
     }

@@ -54,7 +54,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         } else {
             let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
-            Trampoline.run(bridge._forward(into: box))
+            Trampoline.run { bridge._forward(into: Retained(box), &$0) }
         }
     }
 
@@ -98,15 +98,6 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         box.pipe(body)
-    }
-
-    /// Not API; see ``Thenable/_pipe(_:_:)``.
-    @inlinable
-    public func _pipe(
-        _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
-    ) -> _PledgeStep? {
-        box.inspect(target, handler)
     }
 
     /// The result, or `nil` while pending.

@@ -21,10 +21,10 @@
 /// ```
 public final class Resolver<T: Sendable>: Sendable {
     @usableFromInline
-    let box: Box<Result<T, Error>>
+    let box: EmptyBox<Result<T, Error>>
 
     @inlinable
-    init(_ box: Box<Result<T, Error>>) {
+    init(_ box: EmptyBox<Result<T, Error>>) {
         self.box = box
     }
 
@@ -41,19 +41,19 @@ public final class Resolver<T: Sendable>: Sendable {
     /// Fulfils the promise with `value`.
     @inlinable
     public func fulfill(_ value: T) {
-        box.seal(.success(value))
+        box.resolve(.success(value))
     }
 
     /// Rejects the promise with `error`.
     @inlinable
     public func reject(_ error: Error) {
-        box.seal(.failure(error))
+        box.resolve(.failure(error))
     }
 
     /// Resolves the promise with `result`.
     @inlinable
     public func resolve<E: Error>(_ result: Result<T, E>) {
-        box.seal(result.mapError { $0 })
+        box.resolve(result.mapError { $0 })
     }
 
     /// Resolves the promise with `result`: the form `seal.resolve(.success(value))` picks. The
@@ -62,7 +62,7 @@ public final class Resolver<T: Sendable>: Sendable {
     /// does.
     @inlinable
     public func resolve(_ result: Result<T, Error>) {
-        box.seal(result)
+        box.resolve(result)
     }
 
     /// Resolves the promise from a completion handler's `(value, error)` pair: rejects when

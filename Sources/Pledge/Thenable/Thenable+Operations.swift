@@ -1,24 +1,6 @@
 // The operations behind the operators that act on fulfilment: rejections pass through them
 // untouched and without dispatching. See `ChainOperation`.
 
-extension Result {
-    /// Whether this is a success.
-    @inlinable
-    var isSuccess: Bool {
-        if case .success = self { return true }
-        return false
-    }
-}
-
-/// An operation that runs user code on fulfilment only; rejections pass through it inline.
-@usableFromInline
-protocol FulfilmentOperation: ChainOperation {}
-
-extension FulfilmentOperation {
-    @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool { result.isSuccess }
-}
-
 /// `map`, `done`, `asVoid`, and Guarantee's `map` and `done`: the value becomes `transform`'s.
 @usableFromInline
 struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation, FulfilmentOperation {
@@ -130,17 +112,22 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation, Fulfilmen
     }
 
     @inlinable
-    func run(_ result: Result<Input, Error>, into box: EmptyBox<Result<Next.T, Error>>) -> _PledgeStep? {
+    func run(
+        _ result: Result<Input, Error>, into box: consuming Retained<EmptyBox<Result<Next.T, Error>>>,
+        _ run: inout Run
+    ) -> Step? {
+        let next: Next
         switch result {
         case .success(let value):
-            guard let body else { return box.resolve(.failure(PMKError.cancelled)) }
+            guard let body else { return run.seal(box, with: .failure(PMKError.cancelled)) }
             do {
-                return follow(try body(value), into: box)
+                next = try body(value)
             } catch {
-                return box.resolve(.failure(error))
+                return run.seal(box, with: .failure(error))
             }
         case .failure(let error):
-            return box.resolve(.failure(error))
+            return run.seal(box, with: .failure(error))
         }
+        return follow(next, into: box, &run)
     }
 }

@@ -23,25 +23,4 @@ public protocol Thenable: AnyObject, Sendable {
 
     /// The result, or `nil` while pending.
     var result: Result<T, Error>? { get }
-
-    /// Not API: attaches `handler`, to be called with `target` and the result, which may hand
-    /// back the next step of a cascade, so that Pledge's operators resolve chains iteratively
-    /// and their boxes can serve as their own handlers. Conforming types outside Pledge get a
-    /// default implementation built on ``pipe(to:)``.
-    func _pipe(
-        _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
-    ) -> _PledgeStep?
-}
-
-extension Thenable {
-    /// Default for thenables outside Pledge: run the handler's cascade where `pipe` calls us.
-    @inlinable
-    public func _pipe(
-        _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable (consuming (any AnyObject & Sendable)?, Result<T, Error>) -> _PledgeStep?
-    ) -> _PledgeStep? {
-        pipe { Trampoline.run(handler(target, $0)) }
-        return nil
-    }
 }

@@ -2,8 +2,9 @@ import Dispatch
 import Pledge
 import Testing
 
-/// A thenable outside Pledge that implements the underscored `_pipe` itself, and badly: it calls
-/// the handler at once, with no target and another value than its `pipe(to:)` gives.
+/// A thenable outside Pledge with a method named like the underscored `_pipe` that earlier
+/// versions of Pledge had as a protocol requirement, which calls the handler at once, with no
+/// target and another value than its `pipe(to:)` gives.
 private final class TargetDroppingThenable: Thenable, Sendable {
     func pipe(to body: @escaping @Sendable (Result<Int, Error>) -> Void) {
         body(.success(1))
@@ -13,15 +14,14 @@ private final class TargetDroppingThenable: Thenable, Sendable {
 
     func _pipe(
         _ target: (any AnyObject & Sendable)?,
-        _ handler: @escaping @Sendable ((any AnyObject & Sendable)?, Result<Int, Error>) -> _PledgeStep?
-    ) -> _PledgeStep? {
+        _ handler: @Sendable ((any AnyObject & Sendable)?, Result<Int, Error>) -> Void
+    ) {
         handler(nil, .success(2))
     }
 }
 
-/// `_pipe` is not API, but a type outside Pledge can implement it. Pledge never hands such a type
-/// a handler that trusts its target (following a thenable goes through `pipe(to:)` instead), so
-/// a bad implementation cannot crash it.
+/// Pledge reaches a thenable outside Pledge through `pipe(to:)` only, whatever else the type
+/// declares, so a type with methods of its own cannot crash it.
 @Suite struct ForeignPipeTests {
     @Test func bridgingAThenableWithItsOwnPipeGoesThroughPipeTo() {
         #expect(Promise(TargetDroppingThenable()).value == 1)

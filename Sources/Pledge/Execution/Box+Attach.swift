@@ -1,0 +1,142 @@
+// Attaching: storing a handler in a box, or running it when the box no longer needs to store it.
+
+extension Box {
+    /// Attaches a handler, from code outside any run (an operator, `pipe(to:)`): called with
+    /// `target` and the box once the box is sealed and every handler attached before has started.
+    ///
+    /// - pending: stored; the thread that seals the box runs it.
+    /// - settled: run at once, on this thread.
+    /// - firing, sealed by this thread: stored; this thread's own run gets to it, after the
+    ///   handlers attached before it.
+    /// - firing, sealed by another thread: stored, and this thread runs the box's due handlers
+    ///   itself, taking them one at a time in attachment order, up to and including this one.
+    ///   The sealing thread may be busy in an earlier handler for as long as that handler likes
+    ///   (it may even wait for this one), so this one must not wait for it; and it may not
+    ///   overtake the handlers attached before it. Both threads may take handlers meanwhile:
+    ///   each is taken, and runs, once.
+    @inlinable @inline(__always)
+    final func attach(_ target: consuming (any HandlerTarget)?, _ function: @escaping HandlerFunction) {
+        let handler = Handler(target: target, function: function)
+        if phase == BoxPhase.settled { return Trampoline.call(handler, with: self) }
+        // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
+        let box = unsafeDowncast(self, to: EmptyBox<R>.self)
+        switch box.store(handler) {
+        case .stored: return
+        case .firing(let sealer): box.help(sealer: sealer)
+        case .settled(let handler): Trampoline.call(handler, with: self)
+        }
+    }
+
+    /// Attaches a handler from inside a run (an operation that follows the thenable its closure
+    /// returned): as ``attach(_:_:)``, but hands back the work instead of starting a run for it.
+    /// `function` must not hop to a queue: it would count as a hop of the box firing now.
+    ///
+    /// - Returns: the step the handler handed back when it ran at once, or the step that fires
+    ///   the box when it is still firing.
+    @inlinable
+    final func attach(_ target: consuming (any HandlerTarget)?, _ function: @escaping HandlerFunction, _ run: inout Run)
+        -> Step?
+    {
+        let handler = Handler(target: target, function: function)
+        if phase == BoxPhase.settled { return handler.call(with: self, &run) }
+        // Safety: see `attach(_:_:)`.
+        let box = unsafeDowncast(self, to: EmptyBox<R>.self)
+        switch box.store(handler) {
+        case .stored: return nil
+        case .firing(let sealer): return sealer == run.tag ? nil : EmptyBox.fireStep(Retained(box))
+        case .settled(let handler): return handler.call(with: self, &run)
+        }
+    }
+
+    /// Calls `body` with the value once the box is sealed and has started every handler attached
+    /// before: what a promise's or guarantee's `pipe(to:)` does.
+    @inlinable
+    final func pipe(_ body: @escaping @Sendable (R) -> Void) {
+        attach(nil) { _, box, _ in
+            body(Box.attached(box).value)
+            return nil
+        }
+    }
+
+    /// A handler that seals the box it is given as target with the value of the box it was
+    /// attached to: what a box attaches to a thenable it follows. A thin function, so attaching
+    /// it allocates nothing.
+    @inlinable
+    static func forward(_ target: consuming (any HandlerTarget)?, _ source: AnyObject, _ run: inout Run) -> Step? {
+        // Safety: `forward` is only ever attached with an `EmptyBox<R>` as target (see
+        // `Thenable._forward(into:)`, its only user), never with `nil`.
+        run.seal(Retained(handedTo: target, as: EmptyBox<R>.self), with: attached(source).value)
+    }
+}
+
+extension EmptyBox {
+    /// Runs the box's due handlers on this thread, unless this thread (with tag `sealer`) sealed
+    /// the box, and so runs them anyway (see ``attach(_:_:)``). Kept out of line: rare.
+    @inlinable @inline(never)
+    final func help(sealer: UInt32) {
+        let thread = ThreadRunState.current
+        guard sealer != thread.pointee.tag else { return }
+        Trampoline.run(
+            on: thread, { EmptyBox.runHandlers(of: self, &$0) }, deferred: { EmptyBox.fireStep(Retained(self)) })
+    }
+}
+
+extension Retained {
+    /// The count a handler is given on its target, as a token.
+    ///
+    /// Unchecked: the caller must know that `target` is not `nil` and is an `Object` (the
+    /// handler's own attachment says so).
+    @inlinable @inline(__always)
+    init(handedTo target: consuming (any HandlerTarget)?, as _: Object.Type) {
+        // Safety: the caller guarantees the target's presence and type; the count moves.
+        self = Retained<AnyObject>((consume target).unsafelyUnwrapped).downcast(to: Object.self)
+    }
+}
+
+extension Trampoline {
+    /// Calls `handler` with `box` in a run of its own, or, when the thread is nested too deep,
+    /// leaves the call to the innermost running loop.
+    @inlinable @inline(never)
+    static func call(_ handler: consuming Handler, with box: AnyObject) {
+        // `run(_:deferred:)` spelled out: its closures could not consume `handler`.
+        let thread = ThreadRunState.current
+        guard thread.pointee.depth < maximumNesting else {
+            thread.pointee.deferred.push(DeferredCall.step(handler, box))
+            return
+        }
+        thread.pointee.depth += 1
+        var run = Run(sharingBlocksOn: nil, tag: thread.pointee.tag)
+        let first = handler.call(with: box, &run)
+        drain(first, &run, thread)
+        thread.pointee.depth -= 1
+    }
+}
+
+/// A handler call left to the running loop because the thread was nested too deep: the only
+/// step that allocates, and only past ``Trampoline/maximumNesting`` nested runs.
+@usableFromInline
+final class DeferredCall: @unchecked Sendable {
+    // Safety: immutable after `init`; handed from the thread that made it to the same thread's
+    // running loop.
+    @usableFromInline let target: (any HandlerTarget)?
+    @usableFromInline let function: HandlerFunction
+    @usableFromInline let box: AnyObject
+
+    @inlinable
+    init(_ handler: consuming Handler, _ box: AnyObject) {
+        target = handler.target
+        function = handler.function
+        self.box = box
+    }
+
+    @inlinable
+    static func step(_ handler: consuming Handler, _ box: AnyObject) -> Step {
+        Step(Retained(DeferredCall(handler, box)).erased()) { object, run in
+            // Safety: this body is only ever paired with a `DeferredCall`, which it runs once.
+            object.stepWithObject {
+                let call = unsafeDowncast($0, to: DeferredCall.self)
+                return call.function(call.target, call.box, &run)
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Dispatch
+import Pledge
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A promise that is resolved but still starting the handlers attached before: a handler that
+/// another thread attaches meanwhile never waits for a handler the resolving thread is running,
+/// and still starts after the handlers attached before it.
+@Suite struct FiringTests {
+    /// The scenario from the issue that reported it: the only handler waits for another thread,
+    /// which attaches to the same promise and waits for that new handler.
+    @Test func aHandlerThatWaitsForAnotherThreadAttachingToItsOwnPromiseDoesNotDeadlock() {
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let (promise, resolver) = Promise<Int>.pending()
+            promise.done(on: nil) { _ in
+                let attached = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    _ = try? promise.map(on: nil) { $0 }.wait()
+                    attached.signal()
+                }
+                _ = attached.wait(timeout: .testTimeout)
+            }.cauterize()
+            resolver.fulfill(1)
+            finished.signal()
+        }
+
+        #expect(finished.wait(timeout: .testTimeout) == .success)
+    }
+
+    /// While the resolving thread runs a handler that does not return, a handler another thread
+    /// attaches runs at once on that thread.
+    @Test func aBlockedLastHandlerDoesNotDelayAHandlerAttachedByAnotherThread() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let resolved = DispatchSemaphore(value: 0)
+        promise.pipe { _ in
+            running.signal()
+            _ = release.wait(timeout: .testTimeout)
+        }
+        DispatchQueue.global().async {
+            resolver.fulfill(1)
+            resolved.signal()
+        }
+        #expect(running.wait(timeout: .testTimeout) == .success)
+
+        let ranHere = AtomicFlag()
+        promise.pipe { _ in ranHere.set() }
+
+        #expect(ranHere.isSet)
+        release.signal()
+        #expect(resolved.wait(timeout: .testTimeout) == .success)
+    }
+
+    /// While the resolving thread is stuck in its first handler, the handlers attached after it
+    /// have not started. A thread that attaches one more starts them itself, in attachment order,
+    /// and then its own, without waiting for the stuck one.
+    @Test func anotherThreadAttachingWhileAnEarlierHandlerBlocksRunsTheWaitingHandlersInOrder() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        let threads = Recorder<String>()
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let resolved = DispatchSemaphore(value: 0)
+        let attacher = pthread_self()
+        promise.pipe { _ in
+            running.signal()
+            _ = release.wait(timeout: .testTimeout)
+            order.append("blocked")
+        }
+        for name in ["second", "third"] {
+            _ = promise.map(on: nil) { _ in
+                order.append(name)
+                threads.append(pthread_equal(pthread_self(), attacher) != 0 ? "attacher" : "resolver")
+            }
+        }
+        DispatchQueue.global().async {
+            resolver.fulfill(1)
+            resolved.signal()
+        }
+        #expect(running.wait(timeout: .testTimeout) == .success)
+
+        promise.pipe { _ in order.append("fourth") }
+
+        #expect(order.all == ["second", "third", "fourth"])
+        #expect(threads.all == ["attacher", "attacher"])
+        release.signal()
+        #expect(resolved.wait(timeout: .testTimeout) == .success)
+        #expect(order.all == ["second", "third", "fourth", "blocked"])
+    }
+
+    /// A thread that attached handlers before resolution and more while the resolving thread is
+    /// stuck in an earlier handler sees its own handlers start in the order it attached them.
+    @Test func aThreadsHandlersAttachedBeforeAndDuringFiringStartInItsOrder() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = Recorder<Int>()
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let resolved = DispatchSemaphore(value: 0)
+        promise.pipe { _ in
+            running.signal()
+            _ = release.wait(timeout: .testTimeout)
+        }
+        for index in 0..<5 { promise.pipe { _ in order.append(index) } }
+        DispatchQueue.global().async {
+            resolver.fulfill(1)
+            resolved.signal()
+        }
+        #expect(running.wait(timeout: .testTimeout) == .success)
+
+        for index in 5..<10 { _ = promise.map(on: nil) { _ in order.append(index) } }
+        release.signal()
+
+        #expect(resolved.wait(timeout: .testTimeout) == .success)
+        #expect(order.all == Array(0..<10))
+    }
+
+    /// The thread that resolved a promise, attaching to it again from one of its handlers,
+    /// leaves the new handler to its own loop: the cascades of the handlers attached before keep
+    /// running first (see also the 2.2.6 tests).
+    @Test func theResolvingThreadAttachingFromAHandlerLeavesTheNewOneToItsLoop() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        promise.pipe { _ in
+            order.append("first")
+            promise.pipe { _ in order.append("third") }
+            order.append("first returns")
+        }
+        promise.pipe { _ in order.append("second") }
+
+        resolver.fulfill(1)
+
+        #expect(order.all == ["first", "first returns", "second", "third"])
+    }
+}
