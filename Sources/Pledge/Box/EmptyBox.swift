@@ -132,6 +132,14 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         return claim
     }
 
+    /// Whether a handler is stored (attached, and not yet taken to run or taken back).
+    final var hasHandlers: Bool {
+        let word = lock()
+        let stored = !handlers.isEmpty
+        unlock(word)
+        return stored
+    }
+
     /// Takes back the handler attached with `target`, unless it has started.
     ///
     /// - Returns: the handler, for the caller to release after the lock; `nil` when it has

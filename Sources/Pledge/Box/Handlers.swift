@@ -93,7 +93,7 @@ struct Handlers {
     @inlinable
     mutating func appendToMany(_ entry: HandlerList.Entry) {
         if let list {
-            list.items.append(entry)
+            list.append(entry)
         } else if let function {
             let first = HandlerList.Entry(target: target, function: function)
             target = HandlerList([first, entry])
@@ -129,7 +129,8 @@ struct Handlers {
             guard target === removed, let function = function.take() else { return nil }
             return Handler(target: target.take(), function: function)
         }
-        guard let entry = list?.remove(target: removed) else { return nil }
+        guard let list, let entry = list.remove(target: removed) else { return nil }
+        if list.isEmpty { target = nil }
         return Handler(target: entry.target, function: entry.function)
     }
 
@@ -148,7 +149,8 @@ struct Handlers {
 }
 
 /// The handlers of a box that has had more than one, in attachment order. Those before `head`
-/// have been taken out to run; a removed one leaves `nil` behind.
+/// have been taken out to run; a removed one leaves `nil` behind, and `count` says how many are
+/// left.
 @usableFromInline
 final class HandlerList: @unchecked Sendable {
     // Safety: `items` and `head` are only touched under the lock of the one box whose `Handlers`
@@ -179,33 +181,45 @@ final class HandlerList: @unchecked Sendable {
     @exclusivity(unchecked)
     @usableFromInline
     var head: Int
+    @exclusivity(unchecked)
+    @usableFromInline
+    var count: Int
 
     @inlinable
     init(_ items: [Entry?]) {
         self.items = items
         head = 0
+        count = items.count
     }
 
     /// Whether every handler has been taken out.
     @inlinable
-    var isEmpty: Bool { head == items.count }
+    var isEmpty: Bool { count == 0 }
+
+    @inlinable
+    func append(_ entry: Entry) {
+        items.append(entry)
+        count += 1
+    }
 
     /// Moves the first handler out, skipping removed ones.
     @inlinable
     func takeFirst() -> Entry? {
-        var taken: Entry? = nil
-        while taken == nil, head < items.count {
-            taken = items[head].take()
+        while head < items.count {
+            let taken = items[head].take()
             head += 1
+            if let taken {
+                count -= 1
+                return taken
+            }
         }
-        // A removed handler after the one taken must not keep the box firing.
-        while head < items.count, items[head] == nil { head += 1 }
-        return taken
+        return nil
     }
 
     @inlinable
     func remove(target: AnyObject) -> Entry? {
         for index in items.indices[head...] where items[index]?.target === target {
+            count -= 1
             return items[index].take()
         }
         return nil

@@ -4,10 +4,11 @@ import Dispatch
 ///
 /// The timer runs on a global queue (default quality of service), where the guarantee resolves;
 /// handlers with `on: nil` run there, others on their own queue. It never resolves early; zero or
-/// a negative delay resolves promptly, but still asynchronously. A delay too large to represent
-/// (or not a number) never resolves. The timer keeps the guarantee's storage alive until it fires,
-/// so dropping the guarantee (say, as the loser of a ``race(_:)-(Guarantee<T>...)``) is fine and
-/// logs nothing.
+/// a negative delay resolves promptly, but still asynchronously. An infinite delay, or one too
+/// large to represent, never resolves and keeps nothing alive. A delay that is not a number
+/// counts as zero, and Pledge logs ``LogEvent/badInput(_:)``. The timer keeps the guarantee's
+/// storage alive until it fires, so dropping the guarantee (say, as the loser of a
+/// ``race(_:)-(Guarantee<T>...)``) is fine and logs nothing.
 ///
 /// ```swift
 /// after(seconds: 0.5).done { print("half a second later") }
@@ -16,7 +17,11 @@ import Dispatch
 /// - Parameter seconds: The delay, in seconds (PromiseKit's `TimeInterval`).
 /// - Returns: A guarantee that resolves once the delay has passed.
 public func after(seconds: Double) -> Guarantee<Void> {
-    _after(.now() + seconds)
+    guard !seconds.isNaN else {
+        conf.log(.badInput("after(seconds: nan) resolves without waiting"))
+        return _after(.now())
+    }
+    return _after(.now() + seconds)
 }
 
 /// Returns a guarantee that resolves after `interval` has passed.

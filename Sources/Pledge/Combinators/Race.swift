@@ -39,7 +39,8 @@ public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
 ///
 /// The losers keep running and are ignored. Nothing is dispatched: the result resolves on the
 /// thread that resolves the winner. A guarantee cannot report bad input, so called with no
-/// arguments the result never resolves, as in PromiseKit.
+/// arguments the result never resolves, as in PromiseKit, and Pledge logs
+/// ``LogEvent/badInput(_:)``.
 ///
 /// ```swift
 /// race(after(seconds: 1).map { "slow" }, after(seconds: 0.1).map { "fast" }).done { print($0) }
@@ -49,7 +50,8 @@ public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
 /// - Returns: A guarantee of the first value.
 @inlinable
 public func race<T>(_ guarantees: Guarantee<T>...) -> Guarantee<T> {
-    Guarantee(box: _race(guarantees))
+    if guarantees.isEmpty { conf.log(.badInput("race() was given no guarantees; its result never resolves")) }
+    return Guarantee(box: _race(guarantees))
 }
 
 /// Resolves as the first thenable in an array is fulfilled; rejections are ignored unless every

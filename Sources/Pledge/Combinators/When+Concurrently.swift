@@ -47,10 +47,11 @@ public func when<It: IteratorProtocol>(
 ///
 /// The iterator is pulled as for ``when(fulfilled:concurrently:)``, except that a rejection does
 /// not stop it: every thenable the iterator produces is pulled and waited for, and the result
-/// never fails. Each time one resolves, the next is pulled, on the thread that resolved it. A
-/// `concurrently` below 1 gives `[.failure(PMKError.badInput)]` at once, without pulling
-/// anything, as PromiseKit does. The iterator is `sending`, and is kept, as for the `fulfilled:`
-/// form: make each thenable inside `next()`.
+/// never fails. Each time one resolves, the next is pulled, on the thread that resolved it. The
+/// result cannot report bad input, so a `concurrently` below 1 counts as 1, and Pledge logs
+/// ``LogEvent/badInput(_:)``. (PromiseKit gives one `PMKError.badInput` result instead, whatever
+/// the number of inputs.) The iterator is `sending`, and is kept, as for the `fulfilled:` form:
+/// make each thenable inside `next()`.
 ///
 /// ```swift
 /// var remaining = jobs.makeIterator()
@@ -67,8 +68,10 @@ public func when<It: IteratorProtocol>(
 public func when<It: IteratorProtocol>(
     resolved promiseIterator: sending It, concurrently: Int
 ) -> Guarantee<[Result<It.Element.T, Error>]> where It.Element: Thenable {
-    guard concurrently > 0 else { return Guarantee.value([.failure(PMKError.badInput)]) }
+    if concurrently < 1 {
+        conf.log(.badInput("when(resolved:concurrently: \(concurrently)) waits for one thenable at a time"))
+    }
     return Guarantee(
         box: _fanIn(
-            promiseIterator, limit: concurrently, settle: FanInForm.result, collect: FanInForm.filled))
+            promiseIterator, limit: max(concurrently, 1), settle: FanInForm.result, collect: FanInForm.filled))
 }

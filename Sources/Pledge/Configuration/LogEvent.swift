@@ -29,6 +29,11 @@ public enum LogEvent: Sendable {
     /// that case is rejected with ``PMKError/returnedSelf``; a guarantee cannot fail, so it stays
     /// pending for good, and everything waiting on it waits forever.
     case guaranteeReturnedSelf
+
+    /// A function whose result cannot fail (a guarantee) was given input it cannot use, such as
+    /// `race()` with no guarantees or `after(seconds: .nan)`. A promise would be rejected with
+    /// ``PMKError/badInput``; here the message says what the call did instead.
+    case badInput(String)
 }
 
 extension LogEvent: CustomStringConvertible {
@@ -51,6 +56,8 @@ extension LogEvent: CustomStringConvertible {
         case .guaranteeReturnedSelf:
             return "Pledge: warning: a then or recover body returned the guarantee it was to resolve; "
                 + "that guarantee can never resolve."
+        case .badInput(let message):
+            return "Pledge: warning: bad input: \(message)"
         }
     }
 }

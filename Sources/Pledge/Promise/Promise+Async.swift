@@ -6,8 +6,9 @@ extension Promise {
     /// Linux server, a command-line tool). Every error is thrown, cancellations included: no
     /// ``CatchPolicy`` applies here.
     ///
-    /// If the awaiting task is cancelled first, the wait ends at once with `CancellationError`;
-    /// the promise itself is not affected and resolves as it would have.
+    /// If the awaiting task is cancelled first, the wait ends at once with `CancellationError`,
+    /// and the wait leaves nothing attached to the promise; the promise itself is not affected
+    /// and resolves as it would have.
     ///
     /// ```swift
     /// let user = try await fetchUser(id).async()
@@ -22,14 +23,14 @@ extension Promise {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard waiter.suspend(continuation) else { return }
-                // Weak: a wait that ends by cancellation must not leave its waiter on a promise
-                // that may stay pending for long. While the task waits, its cancellation handler
-                // keeps the waiter alive. (The small handler itself stays until the promise
-                // resolves: boxes have no way to detach a handler.)
-                pipe { [weak waiter] in waiter?.resume(with: $0) }
+                box.attach(waiter, AsyncWaiter<T>.resume)
+                // A cancellation that came between `suspend` and `attach` could not detach it.
+                if waiter.isFinished { box.detach(waiter) }
             }
         } onCancel: {
+            // A wait that ends by cancellation leaves nothing on a promise that may stay pending.
             waiter.cancel()
+            box.detach(waiter)
         }
     }
 
@@ -116,6 +117,24 @@ final class AsyncWaiter<T: Sendable>: Sendable {
             }
         }
         continuation?.resume(throwing: CancellationError())
+    }
+
+    /// Whether the wait has ended.
+    var isFinished: Bool {
+        state.withLock { state in
+            if case .finished = state { return true }
+            return false
+        }
+    }
+
+    /// The handler a waiter is attached with: ends the wait with the promise's result.
+    @Sendable
+    static func resume(_ target: consuming (any HandlerTarget)?, _ source: AnyObject, _: inout Run) -> Step? {
+        // Safety: `resume` is only ever attached with an `AsyncWaiter<T>` as target, to a box of
+        // a promise of `T` (see `Promise.async()`).
+        unsafeDowncast((consume target).unsafelyUnwrapped, to: AsyncWaiter.self)
+            .resume(with: Box<Result<T, Error>>.attached(source).value)
+        return nil
     }
 
     /// Ends the wait with the promise's result, unless it has ended already.

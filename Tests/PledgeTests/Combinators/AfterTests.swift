@@ -76,3 +76,22 @@ import Testing
         #expect(fired.wait(timeout: .now() + comboTimeout) == .success)
     }
 }
+
+extension ConfigurationTests {
+    @Suite struct AfterLogTests {
+        /// NaN used to leave the guarantee pending for good, silently.
+        @Test func notANumberOfSecondsResolvesPromptlyAndLogsBadInput() {
+            LogCapture.capture { log in
+                #expect(after(seconds: .nan).comboResult() != nil)
+                #expect(log.eventsFromThisTest(ofKind: .badInput).count == 1)
+            }
+        }
+
+        @Test func aNumberOfSecondsLogsNothing() {
+            LogCapture.capture { log in
+                #expect(after(seconds: 0).comboResult() != nil)
+                #expect(log.eventsFromThisTest(ofKind: .badInput).isEmpty)
+            }
+        }
+    }
+}

@@ -119,3 +119,25 @@ import Testing
         #expect(winner.value == 5)
     }
 }
+
+extension ConfigurationTests {
+    @Suite struct RaceLogTests {
+        /// A guarantee cannot be rejected, so a race of no guarantees stays pending: it is
+        /// reported (it used to be silent).
+        @Test func racingNoGuaranteesLogsBadInput() {
+            LogCapture.capture { log in
+                let none: Guarantee<Int> = race()
+
+                #expect(none.isPending)
+                #expect(log.eventsFromThisTest(ofKind: .badInput).count == 1)
+            }
+        }
+
+        @Test func racingGuaranteesLogsNothing() {
+            LogCapture.capture { log in
+                #expect(race(Guarantee.value(1), Guarantee.value(2)).value == 1)
+                #expect(log.eventsFromThisTest(ofKind: .badInput).isEmpty)
+            }
+        }
+    }
+}

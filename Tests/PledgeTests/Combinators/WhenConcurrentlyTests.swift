@@ -111,16 +111,23 @@ import Testing
         #expect(errors == [.numbered(0), .numbered(2), .numbered(4)])
     }
 
+    /// The result cannot fail, so a limit below 1 counts as 1 (and is logged, see
+    /// `WhenConcurrentlyLogTests`): every input still gets its result. (This once gave a single
+    /// `badInput` result, whatever the number of inputs.)
     @Test(arguments: [0, -3])
-    func resolvedWithALimitBelowOneGivesBadInputAsItsOnlyResult(limit: Int) {
+    func resolvedWithALimitBelowOneWaitsForOneAtATime(limit: Int) {
         let source = ComboPendingSource(count: 3)
 
         let all = when(resolved: source.makeIterator(), concurrently: limit)
 
+        #expect(source.pulls == 1)
+        source.fulfil(0)
+        #expect(source.pulls == 2)
+        source.reject(1)
+        source.fulfil(2)
+        #expect(source.peak == 1)
         let results = all.value ?? []
-        #expect(results.count == 1)
-        #expect(comboIsPMKError(results.first, .badInput))
-        #expect(source.pulls == 0)
+        #expect(results.map { try? $0.get() } == [0, nil, 2])
     }
 
     /// The same for the lazy form: a second call neither frees a place under the limit nor ends
@@ -139,5 +146,20 @@ import Testing
         second.resolve(.success(2))
         third.resolve(.success(3))
         #expect(all.value == [1, 2, 3])
+    }
+}
+
+extension ConfigurationTests {
+    @Suite struct WhenConcurrentlyLogTests {
+        @Test func resolvedWithALimitBelowOneLogsBadInput() {
+            LogCapture.capture { log in
+                let source = ComboPendingSource(count: 1)
+                let all = when(resolved: source.makeIterator(), concurrently: 0)
+                source.fulfil(0)
+
+                #expect(all.value?.count == 1)
+                #expect(log.eventsFromThisTest(ofKind: .badInput).count == 1)
+            }
+        }
     }
 }

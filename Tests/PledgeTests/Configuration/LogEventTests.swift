@@ -6,6 +6,7 @@ import Testing
     static let allEvents: [LogEvent] = [
         .waitOnMainThread, .pendingPromiseDeallocated, .pendingGuaranteeDeallocated,
         .cauterized(TestError.boom), .nilDispatchQueueWithFlags, .waitOnHandlerQueue, .guaranteeReturnedSelf,
+        .badInput("a message"),
     ]
 
     @Test func everyEventHasAOneLineDescriptionSignedByPledge() {
@@ -21,6 +22,10 @@ import Testing
 
     @Test func theCauterizedDescriptionIncludesTheError() {
         #expect(LogEvent.cauterized(TestError.numbered(77)).description.contains("numbered(77)"))
+    }
+
+    @Test func theBadInputDescriptionIncludesItsMessage() {
+        #expect(LogEvent.badInput("race() was given nothing").description.contains("race() was given nothing"))
     }
 }
 

@@ -11,6 +11,7 @@ enum LogEventKind: Sendable, Equatable {
     case nilDispatchQueueWithFlags
     case waitOnHandlerQueue
     case guaranteeReturnedSelf
+    case badInput
 }
 
 extension LogEvent {
@@ -23,6 +24,7 @@ extension LogEvent {
         case .nilDispatchQueueWithFlags: return .nilDispatchQueueWithFlags
         case .waitOnHandlerQueue: return .waitOnHandlerQueue
         case .guaranteeReturnedSelf: return .guaranteeReturnedSelf
+        case .badInput: return .badInput
         }
     }
 }
