@@ -11,7 +11,8 @@ import Synchronization
 ///   learns which thread sealed the box: any other thread runs the box's due handlers itself
 ///   (see ``Box/attach(_:_:)``). Settled: the caller gets the handler back, to run at once.
 /// - ``seal(_:by:)``: writes the value; the box becomes `firing` when handlers wait (recording
-///   the sealing thread's tag in the state word), else `settled`.
+///   the sealing thread's tag in the state word), else `settled`. ``sealTakingFirst(_:by:)``
+///   also takes the first handler.
 /// - ``claimNext()``: takes the next due handler; taking the last one settles the box.
 /// - ``remove(target:)``: takes back a handler that has not started.
 ///
@@ -102,6 +103,36 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   sealed before.
     @inlinable @inline(__always)
     final func seal(_ newValue: R, by sealer: UInt32) -> Bool {
+        guard lockIfPending(writing: newValue) else { return false }
+        let due = !handlers.isEmpty
+        unlock(due ? BoxPhase.firing | sealer << BoxPhase.sealerShift : BoxPhase.settled)
+        return due
+    }
+
+    /// ``seal(_:by:)``, taking the first due handler in the same critical section: for a caller
+    /// that runs the box's handlers at once, before anything else (see ``resolve(_:)``). One that
+    /// hands back a step must not: the step may wait while other handlers of its run attach to
+    /// the box, and a handler taken early would let them overtake it.
+    ///
+    /// - Returns: the first handler, to call and then run the rest (see
+    ///   ``runHandlers(of:_:_:)``); `nil` when none is due.
+    @inlinable @inline(__always)
+    final func sealTakingFirst(_ newValue: R, by sealer: UInt32) -> Claim? {
+        guard lockIfPending(writing: newValue) else { return nil }
+        guard let claim = handlers.takeFirst() else {
+            unlock(BoxPhase.settled)
+            return nil
+        }
+        unlock(claim.isLast ? BoxPhase.settled : BoxPhase.firing | sealer << BoxPhase.sealerShift)
+        return claim
+    }
+
+    /// Takes the lock and, when the box is pending, writes `newValue` into it and returns with
+    /// the lock held, for the caller to publish the new phase with ``unlock(_:)``.
+    ///
+    /// - Returns: `false`, with the lock dropped, when the box was sealed already.
+    @inlinable @inline(__always)
+    final func lockIfPending(writing newValue: R) -> Bool {
         let word = lock()
         guard word == BoxPhase.pending else {
             unlock(word)
@@ -112,9 +143,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         // Safety: `value` is a stored property of this object, so the pointer is its storage,
         // and the lock gives this thread exclusive access to it.
         withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
-        let due = !handlers.isEmpty
-        unlock(due ? BoxPhase.firing | sealer << BoxPhase.sealerShift : BoxPhase.settled)
-        return due
+        return true
     }
 
     /// Takes the next due handler of a sealed box; the box settles when it was the last one, or

@@ -38,8 +38,7 @@ public func when<It: IteratorProtocol>(
 ) -> Promise<[It.Element.T]> where It.Element: Thenable {
     guard concurrently > 0 else { return Promise(error: PMKError.badInput) }
     return Promise(
-        box: _fanIn(
-            promiseIterator, limit: concurrently, settle: FanInForm.value, collect: FanInForm.filled))
+        box: _fanIn(promiseIterator, limit: concurrently, FanInValues<It.Element.T>.self))
 }
 
 /// Waits for the thenables an iterator produces to resolve, pulling them lazily so that at most
@@ -72,6 +71,5 @@ public func when<It: IteratorProtocol>(
         conf.log(.badInput("when(resolved:concurrently: \(concurrently)) waits for one thenable at a time"))
     }
     return Guarantee(
-        box: _fanIn(
-            promiseIterator, limit: max(concurrently, 1), settle: FanInForm.result, collect: FanInForm.filled))
+        box: _fanIn(promiseIterator, limit: max(concurrently, 1), FanInResults<It.Element.T>.self))
 }

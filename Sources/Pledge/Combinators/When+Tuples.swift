@@ -14,7 +14,7 @@ func _whenTuple<Output: Sendable>(
     _ views: [Promise<any Sendable>],
     build: @escaping @Sendable ([any Sendable]) -> Output?
 ) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanInValues(views)
+    let all = _fanIn(all: views, FanInValues.self)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
     all.attach(nil) { _, all, run in
         run.seal(

@@ -1,6 +1,6 @@
-// `when` over arrays and variadic lists: wait for many thenables at once. Every form here, in
-// When+Tuples.swift and in When+Concurrently.swift is a thin wrapper over the fan-in in
-// FanIn.swift.
+// `when` over arrays and variadic lists: wait for many thenables at once. Every form here and in
+// When+Tuples.swift is a thin wrapper over the fan-in in AllFanIn.swift; the forms in
+// When+Concurrently.swift use the pulling one in FanIn.swift.
 
 /// Waits for every thenable to be fulfilled and collects their values in input order.
 ///
@@ -17,7 +17,7 @@
 /// - Returns: A promise of the values, in the order of `thenables`.
 @inlinable
 public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
-    Promise(box: _fanInValues(thenables))
+    Promise(box: _fanIn(all: thenables, FanInValues.self))
 }
 
 /// Waits for thenables of different value types to be fulfilled and collects their values, as
@@ -84,7 +84,7 @@ public func when<U: Thenable>(fulfilled thenables: U...) -> Promise<Void> where 
 /// - Returns: A promise fulfilled once every input is fulfilled.
 @inlinable
 public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<Void> where U.T == Void {
-    Promise(box: _fanInVoid(thenables))
+    Promise(box: _fanIn(all: thenables, FanInVoid.self))
 }
 
 /// Waits for every promise to resolve, fulfilled or rejected, and collects their results in
@@ -124,7 +124,7 @@ public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T, Er
 /// - Returns: A guarantee of the results, in the order of `promises`.
 @inlinable
 public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T, Error>]> {
-    Guarantee(box: _fanInResults(promises))
+    Guarantee(box: _fanIn(all: promises, FanInResults.self))
 }
 
 /// Waits for every thenable to resolve and collects their results in input order; the form of
@@ -158,7 +158,7 @@ public func when<U: Thenable>(resolved thenables: U...) -> Guarantee<[Result<U.T
 /// - Returns: A guarantee of the results, in the order of `thenables`.
 @inlinable
 public func when<U: Thenable>(resolved thenables: [U]) -> Guarantee<[Result<U.T, Error>]> {
-    Guarantee(box: _fanInResults(thenables))
+    Guarantee(box: _fanIn(all: thenables, FanInResults.self))
 }
 
 /// Waits for every guarantee and collects their values in input order.
@@ -174,7 +174,7 @@ public func when<U: Thenable>(resolved thenables: [U]) -> Guarantee<[Result<U.T,
 /// - Returns: A guarantee of the values, in the order of `guarantees`.
 @inlinable
 public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
-    Guarantee(box: _fanInValues(guarantees))
+    Guarantee(box: _fanIn(all: guarantees, FanInValues.self))
 }
 
 /// Waits for every `Void` guarantee.
@@ -190,7 +190,7 @@ public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
 /// - Returns: A guarantee that resolves once every input has.
 @inlinable
 public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
-    Guarantee(box: _fanInVoid(guarantees))
+    Guarantee(box: _fanIn(all: guarantees, FanInVoid.self))
 }
 
 /// Waits for every guarantee and collects their values in input order.

@@ -86,7 +86,8 @@ extension EmptyBox {
         let thread = ThreadRunState.current
         guard sealer != thread.pointee.tag else { return }
         Trampoline.run(
-            on: thread, { EmptyBox.runHandlers(of: self, &$0) }, deferred: { EmptyBox.fireStep(Retained(self)) })
+            on: thread, { EmptyBox.runHandlers(of: self, self.claimNext(), &$0) },
+            deferred: { EmptyBox.fireStep(Retained(self)) })
     }
 }
 
@@ -107,17 +108,12 @@ extension Trampoline {
     /// leaves the call to the innermost running loop.
     @inlinable @inline(never)
     static func call(_ handler: consuming Handler, with box: AnyObject) {
-        // `run(_:deferred:)` spelled out: its closures could not consume `handler`.
         let thread = ThreadRunState.current
         guard thread.pointee.depth < maximumNesting else {
             thread.pointee.deferred.push(DeferredCall.step(handler, box))
             return
         }
-        thread.pointee.depth += 1
-        var run = Run(sharingBlocksOn: nil, tag: thread.pointee.tag)
-        let first = handler.call(with: box, &run)
-        drain(first, &run, thread)
-        thread.pointee.depth -= 1
+        run(on: thread, handler) { $1.call(with: box, &$0) }
     }
 }
 

@@ -14,12 +14,16 @@ extension EmptyBox {
     @inlinable
     static func fire(_ object: consuming Retained<AnyObject>, _ run: inout Run) -> Step? {
         // Safety: only `fireStep` makes steps with this body, always with an `EmptyBox<R>`.
-        object.stepWithObject { runHandlers(of: unsafeDowncast($0, to: EmptyBox.self), &run) }
+        object.stepWithObject {
+            let box = unsafeDowncast($0, to: EmptyBox.self)
+            return runHandlers(of: box, box.claimNext(), &run)
+        }
     }
 
-    /// The firing loop: takes the box's due handlers one at a time, in attachment order, and
-    /// calls each; the box settles when the last is taken. Several threads may run it on the
-    /// same box at once (see ``Box/attach(_:_:)``): each handler is taken, and runs, once.
+    /// The firing loop: calls `first`, the box's first due handler, then takes the others one at
+    /// a time, in attachment order, and calls each; the box settles when the last is taken.
+    /// Several threads may run it on the same box at once (see ``Box/attach(_:_:)``): each
+    /// handler is taken, and runs, once. `first` is `nil` when none was due.
     ///
     /// Taking one handler at a time is what lets a handler attached while the box fires start
     /// after the earlier ones, wherever it was attached from, without waiting for any of them to
@@ -29,16 +33,17 @@ extension EmptyBox {
     ///   run's stack so that they pop in attachment order, after that step's own cascade: the
     ///   boxes a box's handlers seal fire depth first, in order.
     @inlinable
-    static func runHandlers(of box: EmptyBox, _ run: inout Run) -> Step? {
-        run.sharing.startFiring()
+    static func runHandlers(of box: EmptyBox, _ first: consuming Claim?, _ run: inout Run) -> Step? {
+        run.startFiring()
         var next: Step? = nil
         let base = run.stack.count
-        while let claim = box.claimNext() {
-            let isLast = claim.isLast
-            if let step = claim.handler.call(with: box, &run) {
+        var claim = first
+        while let current = claim.take() {
+            let isLast = current.isLast
+            if let step = current.handler.call(with: box, &run) {
                 if next == nil { next = consume step } else { run.stack.push(step) }
             }
-            if isLast { break }
+            if !isLast { claim = box.claimNext() }
         }
         run.stack.reverse(from: base)
         return next
@@ -50,9 +55,16 @@ extension EmptyBox {
     @inlinable @inline(never)
     final func resolve(_ newValue: R) {
         let thread = ThreadRunState.current
-        guard seal(newValue, by: thread.pointee.tag) else { return }
-        // The caller keeps the box alive for the whole run, so the first firing needs no count.
-        Trampoline.run(
-            on: thread, { EmptyBox.runHandlers(of: self, &$0) }, deferred: { EmptyBox.fireStep(Retained(self)) })
+        guard thread.pointee.depth < Trampoline.maximumNesting else {
+            // Too deep to run the handlers now: the running loop fires the box next.
+            if seal(newValue, by: thread.pointee.tag) {
+                thread.pointee.deferred.push(EmptyBox.fireStep(Retained(self)))
+            }
+            return
+        }
+        // The handlers run at once, so the first is taken under the sealing lock.
+        guard let first = sealTakingFirst(newValue, by: thread.pointee.tag) else { return }
+        // The caller keeps the box alive for the whole run, so the firing needs no count.
+        Trampoline.run(on: thread, first) { EmptyBox.runHandlers(of: self, $1, &$0) }
     }
 }

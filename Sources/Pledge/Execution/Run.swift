@@ -46,6 +46,19 @@ struct Run: ~Copyable {
         return EmptyBox.fireStep(box)
     }
 
+    /// A box starts firing (see ``BlockSharing/startFiring()``). A run that is not a block on a
+    /// queue never shares one, so it skips the scheduler altogether.
+    @inlinable @inline(__always)
+    mutating func startFiring() {
+        if queue != nil { sharing.startFiring() }
+    }
+
+    /// The tail kept for the end of the block, if any (see ``BlockSharing/takeTail()``).
+    @inlinable @inline(__always)
+    mutating func takeTail() -> Tail? {
+        queue == nil ? nil : sharing.takeTail()
+    }
+
     /// Whether `queue` is the queue of this run's block.
     @inlinable @inline(__always)
     func isBlock(of queue: DispatchQueue) -> Bool {
@@ -57,6 +70,10 @@ struct Run: ~Copyable {
     /// earlier tail it must not overtake, when there is one).
     @inlinable
     mutating func hop(_ candidate: consuming Tail, to queue: DispatchQueue) {
+        guard self.queue != nil else {
+            candidate.run(.dispatch, &self).expectNone()
+            return
+        }
         switch sharing.offer(candidate, sameQueue: isBlock(of: queue)) {
         case .held:
             return
@@ -71,6 +88,7 @@ struct Run: ~Copyable {
     /// when both go to the same queue.
     @inlinable
     mutating func noteDispatch(to queue: DispatchQueue) {
+        guard self.queue != nil else { return }
         if let earlier = sharing.dispatched(sameQueue: isBlock(of: queue)) {
             earlier.run(.dispatchUnshared, &self).expectNone()
         }

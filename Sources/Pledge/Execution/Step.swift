@@ -69,7 +69,9 @@ struct StepStack: ~Copyable {
 
     @inlinable
     deinit {
-        for parked in items { parked.object.release() }
+        if !items.isEmpty {
+            for parked in items { parked.object.release() }
+        }
     }
 
     @inlinable @inline(__always)

@@ -74,6 +74,20 @@ enum Trampoline {
         run(on: ThreadRunState.current, sharingBlocksOn: queue, start)
     }
 
+    /// Starts a run on `thread`, however deep it is nested, with `start`, which is given
+    /// `first` to consume (a closure cannot consume what it captures).
+    @inlinable @inline(__always)
+    static func run<First: ~Copyable>(
+        on thread: UnsafeMutablePointer<ThreadRunState>, _ first: consuming First,
+        _ start: (inout Run, consuming First) -> Step?
+    ) {
+        thread.pointee.depth += 1
+        var run = Run(sharingBlocksOn: nil, tag: thread.pointee.tag)
+        let step = start(&run, first)
+        drain(step, &run, thread)
+        thread.pointee.depth -= 1
+    }
+
     @inlinable @inline(__always)
     static func run(
         on thread: UnsafeMutablePointer<ThreadRunState>, sharingBlocksOn queue: DispatchQueue?,
@@ -102,7 +116,7 @@ enum Trampoline {
             if current == nil { current = run.stack.pop() }
             if let step = current.take() {
                 current = step.run(&run)
-            } else if let tail = run.sharing.takeTail() {
+            } else if let tail = run.takeTail() {
                 current = tail.run(.runInline, &run)
             } else {
                 return

@@ -13,7 +13,7 @@ import Testing
             pulled += 1
             return Promise.value(pulled)
         }
-        let fanIn = FanIn(source: iterator, limit: 2, settle: FanInForm.value, collect: FanInForm.filled)
+        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2)
         fanIn.withState { $0.finished = true }
 
         var handedBackNoStep = false
@@ -36,7 +36,7 @@ import Testing
             defer { pulled += 1 }
             return pulled < pending.count ? pending[pulled].promise : nil
         }
-        let fanIn = FanIn(source: iterator, limit: 2, settle: FanInForm.value, collect: FanInForm.filled)
+        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2)
 
         Trampoline.run { fanIn.pull(&$0) }
 

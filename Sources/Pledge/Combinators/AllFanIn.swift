@@ -1,0 +1,248 @@
+import Synchronization
+
+// The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
+// guarantees): no lock, no allocation per input.
+
+/// Collects the outcomes of inputs known in advance into one result.
+///
+/// The fan-in itself is the target of one thin handler attached to each distinct input box, so
+/// attaching allocates nothing per input. The handler is told which box called it; a table built
+/// before the first handler is attached (and never written again) maps that box to its input
+/// index, and to the indices of any repeats of the same input.
+///
+/// A fulfilment fills its slots and counts down `outstanding`; the one that reaches zero has, by
+/// the acquire-release countdown, seen every slot written, and resolves the box. A rejection (in
+/// the fail-fast modes) resolves the box at once. Whichever resolves it first claims `finished`,
+/// so the box is resolved once; later outcomes are ignored. No lock is taken: a separate type
+/// from the pulling ``FanIn`` for that reason, since the lock and a handler closure per input
+/// were most of what `when(fulfilled:)` over pending promises cost beyond the promises.
+///
+/// The slots live as long as the fan-in, which each input's handler keeps until it runs (or its
+/// input is freed unresolved). So after a rejection, the values of inputs fulfilled meanwhile
+/// stay until the last input resolves or goes. The fan-in keeps no reference to its inputs, only
+/// their identities: an input that can never resolve does not keep the others alive.
+@usableFromInline
+final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
+    // Safety: `table` and `repeats` are written only in `init`, before the fan-in is published
+    // by the first attachment. Slot `i` is written only by the handler of input `i`'s box, which
+    // runs once, and read only by the thread that counted `outstanding` down to zero, after every
+    // other fulfilment's acquire-release decrement; or by `deinit`, after every handler has gone.
+    // `outstanding` and `finished` are atomics.
+    @usableFromInline
+    let slots: UnsafeMutableBufferPointer<Mode.Slot?>
+
+    /// The distinct input boxes, by identity, with the index of each one's first occurrence.
+    @usableFromInline
+    let table: IdentityTable
+
+    /// For each input index, the next index at which the same box occurs again, or -1; `nil`
+    /// when no input occurs twice.
+    @usableFromInline
+    let repeats: UnsafeMutableBufferPointer<Int>?
+
+    /// Distinct inputs whose fulfilment has not arrived.
+    @usableFromInline
+    let outstanding: Atomic<Int>
+
+    /// Whether the box has been (or is about to be) resolved.
+    @usableFromInline
+    let finished = Atomic<Bool>(false)
+
+    /// Backs the promise or guarantee that the `when` call returned.
+    @usableFromInline
+    let box: EmptyBox<Result<Mode.Output, Error>> = pendingBox()
+
+    /// Sets up the fan-in for the boxes of `inputs`, promises or guarantees, in order. Attach
+    /// ``deliver(_:_:_:)`` to each distinct one afterwards (see ``isFirstOccurrence(_:of:)``).
+    @inlinable
+    init<U: Thenable>(_ inputs: [U]) where U.T == Mode.Value {
+        let count = inputs.count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+        var table = IdentityTable(capacity: count)
+        var repeats: UnsafeMutableBufferPointer<Int>? = nil
+        var distinct = 0
+        for index in 0..<count {
+            let first = table.insert(identity(of: inputs[index]), index: index)
+            if first == index {
+                distinct += 1
+                continue
+            }
+            // A repeat: chain it after the last occurrence so far.
+            let chains = repeats ?? .allocate(capacity: count)
+            if repeats == nil {
+                chains.initialize(repeating: -1)
+                repeats = chains
+            }
+            var last = first
+            while chains[last] >= 0 { last = chains[last] }
+            chains[last] = index
+        }
+        self.table = table
+        self.repeats = repeats
+        outstanding = Atomic(distinct)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+        repeats?.deallocate()
+        table.deallocate()
+    }
+
+    /// Whether `index` is where `box` first occurs among the inputs: the one occurrence a handler
+    /// is attached for.
+    @inlinable
+    func isFirstOccurrence(_ index: Int, of box: ObjectIdentifier) -> Bool {
+        repeats == nil || table.index(of: box) == index
+    }
+
+    /// The handler attached to every distinct input box, with the fan-in as its target: records
+    /// the outcome of the box that calls it.
+    ///
+    /// - Returns: the step that fires the fan-in's box when this call resolved it.
+    @inlinable
+    static func deliver(_ target: consuming (any HandlerTarget)?, _ source: AnyObject, _ run: inout Run) -> Step? {
+        // Safety: only `_fanIn(all:_:)` attaches `deliver`, always with an `AllFanIn<Mode>` as
+        // target, to boxes of promises of `Mode.Value`.
+        let fanIn = unsafeDowncast((consume target).unsafelyUnwrapped, to: AllFanIn.self)
+        return fanIn.deliver(Box<Result<Mode.Value, Error>>.attached(source).value, from: source, &run)
+    }
+
+    /// Records the outcome of the input box `source`.
+    @inlinable
+    func deliver(_ result: Result<Mode.Value, Error>, from source: AnyObject, _ run: inout Run) -> Step? {
+        switch Mode.settle(result) {
+        case .success(let slot):
+            let first = table.index(of: ObjectIdentifier(source))
+            slots[first] = slot
+            if let repeats {
+                var index = repeats[first]
+                while index >= 0 {
+                    slots[index] = slot
+                    index = repeats[index]
+                }
+            }
+            guard outstanding.subtract(1, ordering: .acquiringAndReleasing).newValue == 0, claimFinish() else {
+                return nil
+            }
+            return run.seal(Retained(box), with: .success(Mode.collect(slots)))
+        case .failure(let error):
+            guard claimFinish() else { return nil }
+            return run.seal(Retained(box), with: .failure(error))
+        }
+    }
+
+    /// Whether this call is the one that resolves the box.
+    @inlinable
+    func claimFinish() -> Bool {
+        !finished.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// A fixed-size open-addressing table from object identities to the index of their first
+/// insertion. Written only while it is built; read-only after.
+@usableFromInline
+struct IdentityTable {
+    /// One entry: an identity (zero when empty: no object lives at address zero) and its index,
+    /// side by side so that a lookup touches one cache line.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var key: UInt
+        @usableFromInline var index: Int
+
+        @inlinable
+        init(key: UInt, index: Int) {
+            self.key = key
+            self.index = index
+        }
+    }
+
+    // Safety: `entries` is allocated with `mask + 1` elements in `init` and freed by
+    // `deallocate()`, which the owner calls once, when no reader is left.
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    @usableFromInline let mask: Int
+
+    /// A table for up to `capacity` identities, at most two-thirds full.
+    @inlinable
+    init(capacity: Int) {
+        var size = 8
+        while size < capacity + capacity / 2 { size *= 2 }
+        mask = size - 1
+        entries = .allocate(capacity: size)
+        entries.initialize(repeating: Entry(key: 0, index: 0), count: size)
+    }
+
+    @inlinable
+    func deallocate() {
+        entries.deallocate()
+    }
+
+    /// Where `key`'s search starts: the address without its alignment bits. Boxes made one
+    /// after another land in increasing positions, so building the table and looking inputs up
+    /// in order walk it from one end to the other instead of touching a random cache line each
+    /// time; a collision only costs a few more steps.
+    @inlinable @inline(__always)
+    func start(_ key: UInt) -> Int {
+        Int(truncatingIfNeeded: key >> 4) & mask
+    }
+
+    /// Inserts `identity` with `index`, unless it is present.
+    ///
+    /// - Returns: the index stored for `identity`: `index`, or the earlier one.
+    @inlinable
+    mutating func insert(_ identity: ObjectIdentifier, index: Int) -> Int {
+        let key = UInt(bitPattern: identity)
+        var position = start(key)
+        while true {
+            if entries[position].key == 0 {
+                entries[position] = Entry(key: key, index: index)
+                return index
+            }
+            if entries[position].key == key { return entries[position].index }
+            position = (position + 1) & mask
+        }
+    }
+
+    /// The index stored for `identity`, which must be present.
+    @inlinable
+    func index(of identity: ObjectIdentifier) -> Int {
+        let key = UInt(bitPattern: identity)
+        var position = start(key)
+        while entries[position].key != key { position = (position + 1) & mask }
+        return entries[position].index
+    }
+}
+
+/// The identity of the box behind `thenable`, a promise or a guarantee, read without taking a
+/// count on it.
+@inlinable @inline(__always)
+func identity<U: Thenable>(of thenable: U) -> ObjectIdentifier {
+    // Safety: callers pass only promises and guarantees, which always have a box; the caller's
+    // reference to `thenable` keeps the box alive while the identity is taken.
+    ObjectIdentifier(thenable._box.unsafelyUnwrapped)
+}
+
+/// Starts a fan-in over every input of an array at once and returns the box it resolves.
+///
+/// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does;
+/// their outcomes are then ignored. No inputs resolve the box at once with the empty output. A
+/// thenable outside Pledge is first bridged into a promise, which gives it a box.
+@inlinable
+func _fanIn<U: Thenable, Mode: FanInMode>(all inputs: [U], _ mode: Mode.Type) -> EmptyBox<Result<Mode.Output, Error>>
+where Mode.Value == U.T {
+    guard U.self == Promise<U.T>.self || U.self == Guarantee<U.T>.self else {
+        return _fanIn(all: inputs.map { Promise($0) }, mode)
+    }
+    let fanIn = AllFanIn<Mode>(inputs)
+    if inputs.isEmpty {
+        fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
+    }
+    for index in inputs.indices where fanIn.isFirstOccurrence(index, of: identity(of: inputs[index])) {
+        // Borrowed from `inputs`, which keeps it alive: no count of our own.
+        Unmanaged.passUnretained(inputs[index]._box.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.attach(fanIn, AllFanIn<Mode>.deliver)
+        }
+    }
+    return fanIn.box
+}

@@ -1,0 +1,78 @@
+// What a `when` keeps of each input and what it makes of them: shared by the fan-in over inputs
+// known in advance (AllFanIn.swift) and the one that pulls them from an iterator (FanIn.swift).
+
+/// How a fan-in turns each input's result into a slot, and the filled slots into its output.
+///
+/// Static requirements, so that each fan-in is specialised for its mode at compile time rather
+/// than calling closures per input.
+@usableFromInline
+protocol FanInMode: SendableMetatype {
+    /// The value type of the inputs.
+    associatedtype Value: Sendable
+    /// What the fan-in keeps of one input.
+    associatedtype Slot: Sendable
+    /// What the fan-in resolves its box with.
+    associatedtype Output: Sendable
+
+    /// The slot for an input's result, or the error that ends the fan-in at once.
+    static func settle(_ result: Result<Value, Error>) -> Result<Slot, Error>
+
+    /// The output, built from `slots` once every one is filled; it may move the slots' contents
+    /// out.
+    static func collect(_ slots: UnsafeMutableBufferPointer<Slot?>) -> Output
+}
+
+/// `when(fulfilled:)`: every input must be fulfilled; the first rejection ends the wait. The
+/// values come back in input order.
+@usableFromInline
+enum FanInValues<Value: Sendable>: FanInMode {
+    @inlinable
+    static func settle(_ result: Result<Value, Error>) -> Result<Value, Error> {
+        result
+    }
+
+    @inlinable
+    static func collect(_ slots: UnsafeMutableBufferPointer<Value?>) -> [Value] {
+        FanInResults<Value>.filled(slots)
+    }
+}
+
+/// `when(resolved:)`: every result, in input order; the wait never fails.
+@usableFromInline
+enum FanInResults<Value: Sendable>: FanInMode {
+    @inlinable
+    static func settle(_ result: Result<Value, Error>) -> Result<Result<Value, Error>, Error> {
+        .success(result)
+    }
+
+    @inlinable
+    static func collect(_ slots: UnsafeMutableBufferPointer<Result<Value, Error>?>) -> [Result<Value, Error>] {
+        filled(slots)
+    }
+
+    /// The slots' contents in order, moved out into an array allocated once at its final size.
+    /// (Every slot is filled when a fan-in collects; an empty one would be skipped.)
+    @inlinable
+    static func filled<Slot>(_ slots: UnsafeMutableBufferPointer<Slot?>) -> [Slot] {
+        Array(unsafeUninitializedCapacity: slots.count) { values, count in
+            for index in slots.indices {
+                guard let slot = slots[index].take() else { continue }
+                values.initializeElement(at: count, to: slot)
+                count += 1
+            }
+        }
+    }
+}
+
+/// `when(fulfilled:)` over `Void` thenables, and `when(guarantees:)` over `Void` guarantees:
+/// keeps nothing but completion; the first rejection ends the wait.
+@usableFromInline
+enum FanInVoid<Value: Sendable>: FanInMode {
+    @inlinable
+    static func settle(_ result: Result<Value, Error>) -> Result<Void, Error> {
+        result.map { _ in () }
+    }
+
+    @inlinable
+    static func collect(_ slots: UnsafeMutableBufferPointer<Void?>) {}
+}
