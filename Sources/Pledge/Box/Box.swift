@@ -77,11 +77,26 @@ class Box<R: Sendable>: @unchecked Sendable {
     @usableFromInline
     final let state: Atomic<UInt32>
 
+    #if DEBUG
+        /// The ledger this box is counted in (see ``LiveObjectLedger``); debug builds only.
+        @usableFromInline
+        final let ledger: LiveObjectLedger?
+    #endif
+
     @inlinable
     init(value: R, phase: UInt32) {
         self.value = value
         state = Atomic(phase)
+        #if DEBUG
+            ledger = LiveObjectLedger.enrolBox()
+        #endif
     }
+
+    #if DEBUG
+        deinit {
+            ledger?.boxFreed()
+        }
+    #endif
 
     /// The current phase, loaded with acquire ordering: after it leaves `pending`, `value` may
     /// be read.
@@ -116,3 +131,7 @@ class Box<R: Sendable>: @unchecked Sendable {
         phase == BoxPhase.settled ? value : nil
     }
 }
+
+#if DEBUG
+    extension Box: LedgerCounted {}
+#endif

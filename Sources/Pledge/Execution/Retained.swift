@@ -20,6 +20,9 @@ struct Retained<Object: AnyObject>: ~Copyable {
     @inlinable @inline(__always)
     init(_ object: consuming Object) {
         unmanaged = .passRetained(object)
+        #if DEBUG
+            LiveObjectLedger.tokenTaken(on: unmanaged.takeUnretainedValue())
+        #endif
     }
 
     /// Adopts a count that was parked with ``parked()``.
@@ -31,6 +34,9 @@ struct Retained<Object: AnyObject>: ~Copyable {
     /// Gives the count back.
     @inlinable @inline(__always)
     deinit {
+        #if DEBUG
+            LiveObjectLedger.tokenGivenBack(on: unmanaged.takeUnretainedValue())
+        #endif
         unmanaged.release()
     }
 
@@ -61,7 +67,11 @@ struct Retained<Object: AnyObject>: ~Copyable {
     /// The count as an ordinary strong reference.
     @inlinable @inline(__always)
     consuming func object() -> Object {
-        parked().takeRetainedValue()
+        let object = parked().takeRetainedValue()
+        #if DEBUG
+            LiveObjectLedger.tokenGivenBack(on: object)
+        #endif
+        return object
     }
 
     /// The same count, typed as `Other`.
