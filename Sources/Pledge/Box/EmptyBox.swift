@@ -193,9 +193,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 /// `Result` is laid out by the runtime's rule for two cases with payloads: the larger payload,
 /// then a tag byte, for every `T` (`AbandonedCaptureTests` frees pending boxes of many layouts).
 /// So this value is a null reference with the failure tag, and copying or destroying it only
-/// ever passes null to the runtime. ``EmptyBox/seal(_:)`` writes the real value over it without
-/// destroying it. Reflection never sees it: promises, guarantees and resolvers show their state
-/// to `dump` and `Mirror`, not their box.
+/// ever passes null to the runtime. Sealing (``EmptyBox/lockIfPending(writing:)``) writes the
+/// real value over it without destroying it. Reflection never sees it: promises, guarantees and
+/// resolvers show their state to `dump` and `Mirror`, not their box.
 @inlinable @inline(__always)
 func pendingPlaceholder<T>() -> Result<T, Error> {
     // Safety: `any Error` is one reference, here the null one. Only the value-witness copy and

@@ -55,7 +55,7 @@ public final class Guarantee<T: Sendable>: Thenable {
 
     /// Calls `body` with the result, always a success, once this guarantee has its value.
     /// Handlers run in the order they were attached, exactly once: on the calling thread at once
-    /// when the guarantee is resolved and done running earlier handlers, otherwise on the thread
+    /// when the guarantee is resolved and has started every earlier handler, otherwise on the thread
     /// that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {

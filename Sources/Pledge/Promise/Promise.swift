@@ -20,7 +20,9 @@ import Dispatch
 ///
 /// Handlers run on ``PMKConfiguration/Q`` unless given `on:`; `on: nil` runs them inline: on the
 /// thread that resolves the promise, or, when it is already resolved, at once on the thread that
-/// attaches them.
+/// attaches them. A thread that attaches one while another thread is still starting the
+/// promise's earlier handlers starts the ones not yet started itself, in order, then its own:
+/// no thread waits for another thread's handler.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @usableFromInline
     let box: Box<Result<T, Error>>
@@ -94,7 +96,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
 
     /// Calls `body` with the result once this promise is resolved. Handlers run in the order
     /// they were attached, exactly once: on the calling thread at once when the promise is
-    /// resolved and done running earlier handlers, otherwise on the thread that resolves it.
+    /// resolved and has started every earlier handler, otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         box.pipe(body)

@@ -17,7 +17,7 @@ public protocol Thenable: AnyObject, Sendable {
     /// Calls `body` with the result once this thenable is resolved.
     ///
     /// Handlers attached with `pipe` run in the order they were attached, exactly once: on the
-    /// calling thread at once when the thenable is resolved and done running earlier handlers,
+    /// calling thread at once when the thenable is resolved and has started every earlier handler,
     /// otherwise on the thread that resolves it.
     func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void)
 
