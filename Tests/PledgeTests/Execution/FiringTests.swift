@@ -38,88 +38,54 @@ import Testing
     /// While the resolving thread runs a handler that does not return, a handler another thread
     /// attaches runs at once on that thread.
     @Test func aBlockedLastHandlerDoesNotDelayAHandlerAttachedByAnotherThread() {
-        let (promise, resolver) = Promise<Int>.pending()
-        let running = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let resolved = DispatchSemaphore(value: 0)
-        promise.pipe { _ in
-            running.signal()
-            _ = release.wait(timeout: .testTimeout)
-        }
-        DispatchQueue.global().async {
-            resolver.fulfill(1)
-            resolved.signal()
-        }
-        #expect(running.wait(timeout: .testTimeout) == .success)
+        let firing = BlockedFiring()
+        #expect(firing.resolve())
 
         let ranHere = AtomicFlag()
-        promise.pipe { _ in ranHere.set() }
+        firing.promise.pipe { _ in ranHere.set() }
 
         #expect(ranHere.isSet)
-        release.signal()
-        #expect(resolved.wait(timeout: .testTimeout) == .success)
+        firing.release()
+        #expect(firing.waitUntilResolved())
     }
 
     /// While the resolving thread is stuck in its first handler, the handlers attached after it
     /// have not started. A thread that attaches one more starts them itself, in attachment order,
     /// and then its own, without waiting for the stuck one.
     @Test func anotherThreadAttachingWhileAnEarlierHandlerBlocksRunsTheWaitingHandlersInOrder() {
-        let (promise, resolver) = Promise<Int>.pending()
         let order = Recorder<String>()
         let threads = Recorder<String>()
-        let running = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let resolved = DispatchSemaphore(value: 0)
         let attacher = pthread_self()
-        promise.pipe { _ in
-            running.signal()
-            _ = release.wait(timeout: .testTimeout)
-            order.append("blocked")
-        }
-        for name in ["second", "third"] {
-            _ = promise.map(on: nil) { _ in
+        let firing = BlockedFiring()
+        firing.promise.pipe { _ in order.append("second") }
+        for name in ["third", "fourth"] {
+            _ = firing.promise.map(on: nil) { _ in
                 order.append(name)
                 threads.append(pthread_equal(pthread_self(), attacher) != 0 ? "attacher" : "resolver")
             }
         }
-        DispatchQueue.global().async {
-            resolver.fulfill(1)
-            resolved.signal()
-        }
-        #expect(running.wait(timeout: .testTimeout) == .success)
+        #expect(firing.resolve())
 
-        promise.pipe { _ in order.append("fourth") }
+        firing.promise.pipe { _ in order.append("fifth") }
 
-        #expect(order.all == ["second", "third", "fourth"])
+        #expect(order.all == ["second", "third", "fourth", "fifth"])
         #expect(threads.all == ["attacher", "attacher"])
-        release.signal()
-        #expect(resolved.wait(timeout: .testTimeout) == .success)
-        #expect(order.all == ["second", "third", "fourth", "blocked"])
+        firing.release()
+        #expect(firing.waitUntilResolved())
     }
 
     /// A thread that attached handlers before resolution and more while the resolving thread is
     /// stuck in an earlier handler sees its own handlers start in the order it attached them.
     @Test func aThreadsHandlersAttachedBeforeAndDuringFiringStartInItsOrder() {
-        let (promise, resolver) = Promise<Int>.pending()
         let order = Recorder<Int>()
-        let running = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let resolved = DispatchSemaphore(value: 0)
-        promise.pipe { _ in
-            running.signal()
-            _ = release.wait(timeout: .testTimeout)
-        }
-        for index in 0..<5 { promise.pipe { _ in order.append(index) } }
-        DispatchQueue.global().async {
-            resolver.fulfill(1)
-            resolved.signal()
-        }
-        #expect(running.wait(timeout: .testTimeout) == .success)
+        let firing = BlockedFiring()
+        for index in 0..<5 { firing.promise.pipe { _ in order.append(index) } }
+        #expect(firing.resolve())
 
-        for index in 5..<10 { _ = promise.map(on: nil) { _ in order.append(index) } }
-        release.signal()
+        for index in 5..<10 { _ = firing.promise.map(on: nil) { _ in order.append(index) } }
+        firing.release()
 
-        #expect(resolved.wait(timeout: .testTimeout) == .success)
+        #expect(firing.waitUntilResolved())
         #expect(order.all == Array(0..<10))
     }
 

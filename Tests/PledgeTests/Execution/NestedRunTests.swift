@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import Pledge
 import Testing
 
@@ -9,18 +7,6 @@ import Testing
 /// work goes to the running loop instead, so such chains of any length resolve on a small stack.
 @Suite struct NestedRunTests {
     static let links = 1_000_000
-
-    /// Runs `body` on a thread with a 512 KiB stack and waits for it to finish.
-    func onASmallStack(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let finished = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            body()
-            finished.signal()
-        }
-        thread.stackSize = 512 * 1024
-        thread.start()
-        return finished.wait(timeout: .now() + 300) == .success
-    }
 
     @Test func aMillionLinksOfPipeIntoAResolverResolveOnASmallStack() {
         let (head, resolver) = Promise<Int>.pending()

@@ -31,6 +31,15 @@
             return (ledger.liveBoxes, ledger.liveTokens, ledger.boxesMade)
         }
 
+        /// Checks that a tally counted boxes and that none, and no token, is left.
+        static func expectAllGivenBack(
+            _ live: (boxes: Int, tokens: Int, counted: Int), sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            #expect(live.counted > 0, "no box was counted", sourceLocation: sourceLocation)
+            #expect(live.boxes == 0, "boxes left", sourceLocation: sourceLocation)
+            #expect(live.tokens == 0, "tokens left", sourceLocation: sourceLocation)
+        }
+
         @Test func anInlineChainGivesBackEverything() {
             let live = Self.tally {
                 let (promise, resolver) = Promise<Int>.pending()
@@ -40,9 +49,7 @@
                 #expect(done.isFulfilled)
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
 
         @Test func aChainOnAQueueGivesBackEverything() {
@@ -57,9 +64,7 @@
                 #expect(tail.value == 40)
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
 
         @Test func aThenFollowingAPendingPromiseGivesBackEverything() {
@@ -72,9 +77,7 @@
                 #expect(followed.value == 42)
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
 
         @Test func aWhenAndARaceGiveBackEverything() {
@@ -87,38 +90,23 @@
                 #expect(first.value == 0)
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
 
         @Test func aChainResolvedFromAnotherThreadWhileFiringGivesBackEverything() {
             let live = Self.tally {
-                let (promise, resolver) = Promise<Int>.pending()
-                let running = DispatchSemaphore(value: 0)
-                let release = DispatchSemaphore(value: 0)
-                let resolved = DispatchSemaphore(value: 0)
-                promise.pipe { _ in
-                    running.signal()
-                    _ = release.wait(timeout: .testTimeout)
-                }
-                let waiting = promise.map(on: nil) { $0 }
-                DispatchQueue.global().async {
-                    resolver.fulfill(1)
-                    resolved.signal()
-                }
-                _ = running.wait(timeout: .testTimeout)
+                let firing = BlockedFiring()
+                let waiting = firing.promise.map(on: nil) { $0 }
+                #expect(firing.resolve())
                 // This thread runs `waiting` itself while the resolving thread is blocked.
-                let helped = promise.map(on: nil) { $0 + 1 }
+                let helped = firing.promise.map(on: nil) { $0 + 1 }
                 #expect(waiting.value == 1)
                 #expect(helped.value == 2)
-                release.signal()
-                _ = resolved.wait(timeout: .testTimeout)
+                firing.release()
+                #expect(firing.waitUntilResolved())
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
 
         /// Links deeper than the nesting limit leave their work to the running loop.
@@ -135,9 +123,7 @@
                 #expect(tail.value == 100)
             }
 
-            #expect(live.counted > 0)
-            #expect(live.boxes == 0)
-            #expect(live.tokens == 0)
+            Self.expectAllGivenBack(live)
         }
     }
 
@@ -152,9 +138,7 @@
                         withExtendedLifetime(resolver) {}
                     }
 
-                    #expect(live.counted > 0)
-                    #expect(live.boxes == 0)
-                    #expect(live.tokens == 0)
+                    LiveObjectTests.expectAllGivenBack(live)
                     #expect(log.eventsFromThisTest(ofKind: .pendingPromiseDeallocated).count == 1)
                 }
             }
