@@ -27,7 +27,8 @@
 //   --probe NAME N     run one workload N times with no output, for .ci/check-allocations under
 //                      valgrind: map = N map(on: nil) steps on a resolved promise; w1, w2 = N
 //                      iterations of W1 or W2; w3 = a chain of N map(on: serial queue) steps;
-//                      w4 = W4's shape over N promises, on one thread
+//                      w4 = W4's shape over N promises, on one thread; then = N iterations
+//                      of a then following a pending promise
 //   --help             the option list and the workloads
 //
 // Exit status: 0 on success; 1 when a check failed or --compare found a regression; 2 on a usage

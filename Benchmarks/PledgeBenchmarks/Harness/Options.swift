@@ -125,10 +125,11 @@ struct Options {
                              far less; 25% is above its run-to-run drift and below the cost of,
                              say, one extra allocation per operation
           --probe NAME N     run one workload N times with no output, for counting allocations
-                             under valgrind (.ci/check-allocations): map = N map(on: nil) steps on
+                             and instructions under valgrind (.ci/check-*): map = N map(on: nil) steps on
                              a resolved promise; w1, w2 = N iterations of W1 or W2; w3 = a chain
                              of N map(on: serial queue) steps; w4 = W4's shape over N promises, on
-                             one thread
+                             one thread; then = N iterations of a then following a pending
+                             promise (pending, then, done, two fulfils)
           --help             this text
 
         Exit status: 0 on success; 1 when a check failed (a handler did not run exactly once, a

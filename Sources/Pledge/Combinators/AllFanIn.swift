@@ -48,6 +48,11 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
     @usableFromInline
     let finished = Atomic<Bool>(false)
 
+    /// Whether the slots have been emptied into the output, so that `deinit`, which runs
+    /// unspecialised, need not visit them.
+    @usableFromInline
+    let collected = Atomic<Bool>(false)
+
     /// Backs the promise or guarantee that the `when` call returned.
     @usableFromInline
     let box: EmptyBox<Result<Mode.Output, Error>> = pendingBox()
@@ -84,7 +89,7 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
     }
 
     deinit {
-        slots.deinitialize()
+        if !collected.load(ordering: .acquiring) { slots.deinitialize() }
         slots.deallocate()
         repeats?.deallocate()
         table.deallocate()
@@ -126,7 +131,10 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
             guard outstanding.subtract(1, ordering: .acquiringAndReleasing).newValue == 0, claimFinish() else {
                 return nil
             }
-            return run.seal(Retained(box), with: .success(Mode.collect(slots)))
+            let output = Mode.collect(slots)
+            // `collect` moved every value out; what is left is empty and needs no deinitialising.
+            collected.store(true, ordering: .releasing)
+            return run.seal(Retained(box), with: .success(output))
         case .failure(let error):
             guard claimFinish() else { return nil }
             return run.seal(Retained(box), with: .failure(error))

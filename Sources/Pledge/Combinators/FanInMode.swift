@@ -17,8 +17,9 @@ protocol FanInMode: SendableMetatype {
     /// The slot for an input's result, or the error that ends the fan-in at once.
     static func settle(_ result: Result<Value, Error>) -> Result<Slot, Error>
 
-    /// The output, built from `slots` once every one is filled; it may move the slots' contents
-    /// out.
+    /// The output, built from `slots` once every one is filled. It must leave no slot that
+    /// needs destroying (it moves the values out, or they are trivial): ``AllFanIn`` frees the
+    /// slots without visiting them once they are collected.
     static func collect(_ slots: UnsafeMutableBufferPointer<Slot?>) -> Output
 }
 

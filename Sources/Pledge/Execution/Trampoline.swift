@@ -103,8 +103,16 @@ enum Trampoline {
     /// The loop: runs `first`, then whatever each step hands back, then the stack, newest
     /// first; once both are empty, the tail the block kept for its end (see ``BlockSharing``).
     /// Work that nested code left to this loop runs right after the step that called it.
-    @inlinable
+    @inlinable @inline(__always)
     static func drain(_ first: consuming Step?, _ run: inout Run, _ thread: UnsafeMutablePointer<ThreadRunState>) {
+        // Most runs end with their first work: nothing handed back, stacked, left or kept.
+        if first == nil, run.stack.isEmpty, thread.pointee.deferred.isEmpty, run.queue == nil { return }
+        loop(first, &run, thread)
+    }
+
+    /// The body of ``drain(_:_:_:)``.
+    @inlinable
+    static func loop(_ first: consuming Step?, _ run: inout Run, _ thread: UnsafeMutablePointer<ThreadRunState>) {
         var current = first
         while true {
             if !thread.pointee.deferred.isEmpty {
