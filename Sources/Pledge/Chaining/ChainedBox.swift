@@ -17,11 +17,12 @@ import Dispatch
 class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>,
     AbandonableTarget, @unchecked Sendable
 {
-    // Safety: `operation` is written in `init`, before the box is published, and then only by
-    // `take()`, which only the handler calls, or by `abandon()`: the box is attached as a
-    // handler to exactly one box, which either calls it exactly once, on one thread, after the
+    // Safety: `operation` is written in `init`, before the box is published. After that it is
+    // read and taken (`take()`) only by the box's handler (`receive`, `receiveOnQueue`) and the
+    // tail that handler makes, which run once, one after the other, or by `abandon()`: the box
+    // is attached as a handler to exactly one box, which either calls it exactly once, after the
     // attachment that published the box, or is freed without calling it and then calls
-    // `abandon()` from its `deinit`. No other code reads it.
+    // `abandon()` from its `deinit`.
     @exclusivity(unchecked)
     @usableFromInline
     final var operation: Operation
@@ -70,7 +71,7 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         _ target: consuming (any HandlerTarget)?, _ source: AnyObject, _ run: inout Run
     ) -> Step? {
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
-        // (see `_attach`), never with `nil`.
+        // (see `Box.chain`), never with `nil`.
         let box = Retained(handedTo: target, as: ChainedBox.self)
         let operation = box.withObject { $0.take() }
         return operation.run(Source.attached(source).value, into: box.downcast(to: EmptyBox.self), &run)
@@ -106,8 +107,8 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
     static func receiveOnQueue(
         _ target: consuming (any HandlerTarget)?, _ source: AnyObject, _ run: inout Run
     ) -> Step? {
-        // Safety: `receiveOnQueue` is only ever attached with a `QueuedChainedBox<Operation>` as its
-        // target (see `_attach`), never with `nil`.
+        // Safety: `receiveOnQueue` is only ever attached with a `QueuedChainedBox<Operation>` as
+        // its target (see `Box.chain`), never with `nil`.
         let box = Retained(handedTo: target, as: QueuedChainedBox.self)
         let result = Source.attached(source).value
         let (acts, queue) = box.withObject { ($0.operation.acts(on: result), $0.queue) }
@@ -126,8 +127,8 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         _ box: consuming Retained<AnyObject>, _ source: consuming Retained<AnyObject>, _ mode: TailMode,
         _ run: inout Run
     ) -> Step? {
-        // Safety: only `receive` makes tails with this body: `box` is a `QueuedChainedBox`, and
-        // `source` the box it was attached to, now sealed, so its value may be read unlocked.
+        // Safety: only `receiveOnQueue` makes tails with this body: `box` is a `QueuedChainedBox`,
+        // and `source` the box it was attached to, now sealed, so its value may be read unlocked.
         let input = source.withObject { Source.attached($0).value }
         let box = box.downcast(to: QueuedChainedBox.self)
         switch mode {

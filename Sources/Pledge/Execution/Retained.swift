@@ -7,8 +7,9 @@
 /// value ends, by `deinit`. A count cannot be dropped twice, or forgotten, or used after it was
 /// handed on.
 ///
-/// The only ways out of the token are ``parked()`` and ``object()``, for the few places that must
-/// store a count somewhere the type system cannot follow (a step stack's array, a handler list).
+/// The ways out of the token are ``parked()``, for the one place that stores counts where the
+/// type system cannot follow them (``StepStack``'s array), and ``object()``, which turns the
+/// count back into an ordinary strong reference (a handler's target stored in a box).
 @frozen @usableFromInline
 struct Retained<Object: AnyObject>: ~Copyable {
     @usableFromInline
