@@ -10,8 +10,11 @@ let package = Package(
     targets: [
         .target(
             name: "Pledge",
+            dependencies: ["CPledgeThreadLocal"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The one thread-local variable Pledge keeps: a pointer to the thread's run state.
+        .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",
             dependencies: ["Pledge"],

@@ -30,22 +30,19 @@ typealias HandlerTarget = AnyObject & Sendable
 @usableFromInline
 typealias HandlerFunction = @Sendable (consuming (any HandlerTarget)?, AnyObject, inout Run) -> Step?
 
-/// The phases of a box, kept in the low bits of its atomic state word.
+/// The phases of a box, kept in the low bits of its atomic state word (see ``StateWord``).
 @usableFromInline
 enum BoxPhase {
     /// Not sealed.
     @inlinable static var pending: UInt32 { 0 }
-    /// Sealed, with handlers attached before (or while) it was sealed that have not started yet.
+    /// Sealed, with handlers that have not returned yet: some still stored, or some running.
     @inlinable static var firing: UInt32 { 1 }
-    /// Sealed, and every handler attached so far has started: a new one may run at once.
+    /// Sealed, and every handler attached so far has returned: a new one may run at once.
     @inlinable static var settled: UInt32 { 2 }
     /// The bits of the state word that hold the phase.
     @inlinable static var mask: UInt32 { 3 }
     /// Set in the state word while a thread holds an ``EmptyBox``'s lock.
     @inlinable static var lockBit: UInt32 { 4 }
-    /// Where the sealing thread's tag (see ``ThreadRunState/tag``) starts in the state word of a
-    /// firing box: the bits above the phase and the lock bit.
-    @inlinable static var sealerShift: UInt32 { 3 }
 }
 
 /// The abstract storage behind every promise and guarantee.

@@ -7,14 +7,18 @@ import Synchronization
 /// drops the lock with a release store that also publishes the new phase, and returns what the
 /// caller must do next; no transition runs a handler or any other user code.
 ///
-/// - ``store(_:)``: attaching. Pending: the handler is kept. Firing: it is kept, and the caller
-///   learns which thread sealed the box: any other thread runs the box's due handlers itself
-///   (see ``Box/attach(_:_:)``). Settled: the caller gets the handler back, to run at once.
-/// - ``seal(_:by:)``: writes the value; the box becomes `firing` when handlers wait (recording
-///   the sealing thread's tag in the state word), else `settled`. ``sealTakingFirst(_:by:)``
-///   also takes the first handler.
-/// - ``claimNext()``: takes the next due handler; taking the last one settles the box.
+/// - ``store(_:lane:sealing:)``: attaching. Pending: the handler is kept. Firing: it is kept, and the
+///   caller learns whether it must run its own lane's handlers itself (see
+///   ``Box/attach(_:_:)``). Settled: the caller gets the handler back, to run at once.
+/// - ``seal(_:)``: writes the value; the box becomes `firing` when handlers wait, else
+///   `settled`. ``sealTakingFirst(_:)`` also takes the first handler.
+/// - ``claimNext(as:finished:)``: a runner gives back the lane of the handler it finished and
+///   takes its next one; the box settles once nothing is stored and nothing runs.
 /// - ``remove(target:)``: takes back a handler that has not started.
+///
+/// A sealed box stays `firing` until its last handler has returned, so a handler attached while
+/// an earlier one of the same thread still runs (or is about to) waits its turn (see
+/// ``StateWord`` on lanes).
 ///
 /// Field types are chosen so that the unspecialised `deinit` needs no generic metadata lookup:
 /// `value` has the bare generic type `R` and `Handlers` has a fixed layout. A pending box
@@ -57,114 +61,225 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 
     /// Takes the lock bit.
     ///
-    /// - Returns: the state word at the time the lock was taken (the phase, and for a firing box
-    ///   its sealer), which cannot change until ``unlock(_:)``.
+    /// - Returns: the state word at the time the lock was taken, which cannot change until
+    ///   ``unlock(_:)``.
     @inlinable @inline(__always)
-    final func lock() -> UInt32 {
-        state.takeLockBit(BoxPhase.lockBit)
+    final func lock() -> StateWord {
+        StateWord(raw: state.takeLockBit(BoxPhase.lockBit))
     }
 
     /// Drops the lock bit and publishes the state word `word`, with release ordering.
     @inlinable @inline(__always)
-    final func unlock(_ word: UInt32) {
-        state.store(word, ordering: .releasing)
+    final func unlock(_ word: StateWord) {
+        state.store(word.raw, ordering: .releasing)
     }
 
-    /// What the caller of ``store(_:)`` must do next.
+    /// What the caller of ``store(_:lane:sealing:)`` must do next.
     @usableFromInline
     enum StoreOutcome: ~Copyable {
-        /// Nothing: the box is pending, and runs the handler once sealed.
+        /// Nothing: the handler is stored, and whoever runs the box's handlers will run it.
         case stored
-        /// The box is still firing: the thread with tag `sealer` sealed it and runs its handlers,
-        /// this one last, unless another thread does first (see ``Box/attach(_:_:)``).
-        case firing(sealer: UInt32)
+        /// The box fires and no thread runs the caller's lane: the handler is stored, and the
+        /// caller must run its lane's handlers itself (see ``Box/attach(_:_:)``).
+        case help
         /// Run the handler, given back, at once: the box has settled.
         case settled(Handler)
     }
 
-    /// Attaches `handler`, unless the box has settled (see ``StoreOutcome``).
+    /// Attaches `handler`, of lane `lane` (the calling thread's tag), unless the box has
+    /// settled (see ``StoreOutcome``). `sealing` is the calling thread's
+    /// ``ThreadRunState/sealing``.
     @inlinable @inline(__always)
-    final func store(_ handler: consuming Handler) -> StoreOutcome {
-        let word = lock()
-        if word == BoxPhase.settled {
+    final func store(_ handler: consuming Handler, lane: UInt32, sealing: ObjectIdentifier?) -> StoreOutcome {
+        var word = lock()
+        if word.phase == BoxPhase.pending {
+            handlers.append(handler, lane: lane, &word)
+            unlock(word)
+            return .stored
+        }
+        return storeAfterSealing(handler, lane: lane, sealing: sealing, word)
+    }
+
+    /// ``store(_:lane:sealing:)`` on a sealed box, whose lock `word` holds. Kept out of line:
+    /// rare.
+    @inlinable @inline(never)
+    final func storeAfterSealing(
+        _ handler: consuming Handler, lane: UInt32, sealing: ObjectIdentifier?, _ locked: StateWord
+    ) -> StoreOutcome {
+        var word = locked
+        if word.phase == BoxPhase.settled {
             unlock(word)
             return .settled(handler)
         }
-        handlers.append(handler)
+        // Firing: kept in the list, where every handler has its lane and helping threads are
+        // recorded.
+        let list = handlers.makeList(&word)
+        list.append(HandlerList.Entry(handler, lane: lane))
+        let outcome: StoreOutcome
+        if sealing == ObjectIdentifier(self) {
+            // Attached from inside one of the box's handlers by the loop that runs them: it
+            // takes this one in its turn, after those attached before.
+            outcome = .stored
+        } else if lane == word.runningLane {
+            // The sealing thread's loop runs this lane now: it takes this one next.
+            list.preferred = lane
+            outcome = .stored
+        } else if list.helping.contains(lane) {
+            // This thread is helping already, further out: it takes this one next.
+            outcome = .stored
+        } else {
+            outcome = .help
+        }
         unlock(word)
-        return word == BoxPhase.pending ? .stored : .firing(sealer: word >> BoxPhase.sealerShift)
+        return outcome
     }
 
     /// Seals the box with `newValue`, unless it is sealed already.
     ///
-    /// - Parameter sealer: the tag of the calling thread (see ``ThreadRunState/tag``).
     /// - Returns: whether handlers are due: the box is now `firing`, and the caller must run
     ///   them (see ``EmptyBox/fireStep(_:)``). `false` when the box has settled with none, or was
     ///   sealed before.
     @inlinable @inline(__always)
-    final func seal(_ newValue: R, by sealer: UInt32) -> Bool {
-        guard lockIfPending(writing: newValue) else { return false }
+    final func seal(_ newValue: R) -> Bool {
+        guard var word = lockIfPending(writing: newValue) else { return false }
         let due = !handlers.isEmpty
-        unlock(due ? BoxPhase.firing | sealer << BoxPhase.sealerShift : BoxPhase.settled)
+        // The inline handler's lane stays in the word.
+        word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : BoxPhase.settled)
+        unlock(word)
         return due
     }
 
-    /// ``seal(_:by:)``, taking the first due handler in the same critical section: for a caller
-    /// that runs the box's handlers at once, before anything else (see ``resolve(_:)``). One that
-    /// hands back a step must not: the step may wait while other handlers of its run attach to
-    /// the box, and a handler taken early would let them overtake it.
+    /// ``seal(_:)``, taking the first handler for the sealing thread's loop in the same critical
+    /// section: for a caller that runs the box's handlers at once, before anything else (see
+    /// ``resolve(_:)``). One that hands back a step must not: the step may wait while other
+    /// handlers of its run attach to the box, and a handler taken early would let them overtake
+    /// it.
     ///
     /// - Returns: the first handler, to call and then run the rest (see
-    ///   ``runHandlers(of:_:_:)``); `nil` when none is due.
+    ///   ``runHandlers(of:as:_:_:)``); `nil` when none is due.
     @inlinable @inline(__always)
-    final func sealTakingFirst(_ newValue: R, by sealer: UInt32) -> Claim? {
-        guard lockIfPending(writing: newValue) else { return nil }
-        guard let claim = handlers.takeFirst() else {
-            unlock(BoxPhase.settled)
+    final func sealTakingFirst(_ newValue: R) -> Claim? {
+        guard var word = lockIfPending(writing: newValue) else { return nil }
+        // No thread can be helping yet: helping starts only once the box fires.
+        var first = handlers.takeInline(&word)
+        if first == nil, let entry = handlers.list?.takeFirst(where: { _ in true }) { first = Claim(entry) }
+        guard let claim = first else {
+            unlock(StateWord(phase: BoxPhase.settled))
             return nil
         }
-        unlock(claim.isLast ? BoxPhase.settled : BoxPhase.firing | sealer << BoxPhase.sealerShift)
+        word.raw = word.raw & ~BoxPhase.mask | BoxPhase.firing
+        word.runningLane = claim.lane
+        unlock(word)
         return claim
     }
 
     /// Takes the lock and, when the box is pending, writes `newValue` into it and returns with
     /// the lock held, for the caller to publish the new phase with ``unlock(_:)``.
     ///
-    /// - Returns: `false`, with the lock dropped, when the box was sealed already.
+    /// - Returns: the state word, the lock held; `nil`, with the lock dropped, when the box was
+    ///   sealed already.
     @inlinable @inline(__always)
-    final func lockIfPending(writing newValue: R) -> Bool {
+    final func lockIfPending(writing newValue: R) -> StateWord? {
         let word = lock()
-        guard word == BoxPhase.pending else {
+        guard word.phase == BoxPhase.pending else {
             unlock(word)
-            return false
+            return nil
         }
         // Written over the placeholder without destroying it, which would do nothing (see
         // `pendingPlaceholder()`).
         // Safety: `value` is a stored property of this object, so the pointer is its storage,
         // and the lock gives this thread exclusive access to it.
         withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
-        return true
+        return word
     }
 
-    /// Takes the next due handler of a sealed box; the box settles when it was the last one, or
-    /// when there is none left (another thread took them).
+    /// Who runs a firing box's handlers.
+    @usableFromInline
+    enum Runner {
+        /// The loop of the thread that sealed the box (or the step it handed back): it takes
+        /// handlers of any lane no helping thread is running.
+        case sealer
+        /// A thread that attached to the box while it fired, and runs only its own lane (see
+        /// ``Box/attach(_:_:)``).
+        case helper(lane: UInt32)
+    }
+
+    /// Takes the next handler `runner` may run, once it has finished the one of lane
+    /// `finished` (0 for none), whose lane is then free again. The box settles once no handler
+    /// is stored and none is running.
     ///
-    /// - Returns: the handler and whether it was the last one; `nil` when none is left.
+    /// A lane's handlers are taken in attachment order, and only while no other runner runs one
+    /// of the same lane: so a thread's handlers start in the order it attached them, each after
+    /// the one before has returned, whichever threads run them.
+    ///
+    /// - Returns: the handler and its lane; `nil` when `runner` has nothing more to run.
     @inlinable @inline(__always)
-    final func claimNext() -> Claim? {
-        let word = lock()
-        guard let claim = handlers.takeFirst() else {
-            unlock(BoxPhase.settled)
+    final func claimNext(as runner: Runner, finished: UInt32) -> Claim? {
+        var word = lock()
+        guard word.phase == BoxPhase.firing else {
+            // Settled already: a helper ran the last handlers before this loop began.
+            unlock(word)
             return nil
         }
-        unlock(claim.isLast ? BoxPhase.settled : word)
-        return claim
+        if case .sealer = runner {
+            word.runningLane = 0
+            if let claim = handlers.takeInline(&word) {
+                // No list, so no thread is helping.
+                word.runningLane = claim.lane
+                unlock(word)
+                return claim
+            }
+            if handlers.isEmpty {
+                // The usual end: nothing stored, and with no list no thread is helping.
+                unlock(StateWord(phase: BoxPhase.settled))
+                return nil
+            }
+        }
+        return claimFromList(as: runner, finished: finished, word)
+    }
+
+    /// ``claimNext(as:finished:)`` when the handlers are in a list, or there are none; `word`
+    /// holds the lock.
+    @inlinable
+    final func claimFromList(as runner: Runner, finished: UInt32, _ locked: StateWord) -> Claim? {
+        var word = locked
+        guard let list = handlers.list else {
+            // Nothing stored, and only the sealing thread's loop could have been running.
+            unlock(StateWord(phase: BoxPhase.settled))
+            return nil
+        }
+        switch runner {
+        case .sealer:
+            if let entry = list.takeForSealer(finished: finished) {
+                word.runningLane = entry.lane
+                unlock(word)
+                return Claim(entry)
+            }
+        case .helper(let lane):
+            if finished != 0, let index = list.helping.firstIndex(of: finished) {
+                list.helping.remove(at: index)
+            }
+            if word.runningLane != lane, let entry = list.takeFirst(of: lane) {
+                list.helping.append(lane)
+                unlock(word)
+                return Claim(entry)
+            }
+        }
+        if list.isEmpty, list.helping.isEmpty, word.runningLane == 0 {
+            // Nothing stored and nothing running: settled. The list, empty, goes.
+            handlers = Handlers()
+            unlock(StateWord(phase: BoxPhase.settled))
+        } else {
+            // The handlers left are for runners that are busy now, and will take them.
+            unlock(word)
+        }
+        return nil
     }
 
     /// Whether a handler is stored (attached, and not yet taken to run or taken back).
     final var hasHandlers: Bool {
         let word = lock()
-        let stored = !handlers.isEmpty
+        let stored = handlers.hasStored
         unlock(word)
         return stored
     }
@@ -175,10 +290,18 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     ///   started (or was never attached).
     @inlinable
     final func remove(target: AnyObject) -> Handler? {
-        let word = lock()
-        let removed = handlers.remove(target: target)
+        var word = lock()
+        let removed = handlers.remove(target: target, &word)
         unlock(word)
         return removed
+    }
+}
+
+extension Claim {
+    /// A handler the list held.
+    @inlinable @inline(__always)
+    init(_ entry: HandlerList.Entry) {
+        self.init(Handler(target: entry.target, function: entry.function), lane: entry.lane)
     }
 }
 

@@ -24,18 +24,19 @@ struct Handler: ~Copyable {
     }
 }
 
-/// A handler taken out of its box, and whether it was the last one due.
+/// A handler taken out of its box to run, and its lane (see ``StateWord``): the runner gives
+/// the lane back when the handler returns, which lets the lane's next handler be taken.
 @frozen @usableFromInline
 struct Claim: ~Copyable {
     @usableFromInline
     var handler: Handler
     @usableFromInline
-    let isLast: Bool
+    let lane: UInt32
 
     @inlinable @inline(__always)
-    init(_ handler: consuming Handler, isLast: Bool) {
+    init(_ handler: consuming Handler, lane: UInt32) {
         self.handler = handler
-        self.isLast = isLast
+        self.lane = lane
     }
 }
 
@@ -43,14 +44,15 @@ struct Claim: ~Copyable {
 /// only under the box's lock.
 ///
 /// Almost every promise has exactly one handler (the next link of its chain), so the first is
-/// stored inline, as its target and function; a list object is allocated only when a second one
-/// arrives. The two fields encode three states, in 24 bytes:
+/// stored inline, as its target and function, with its lane in the box's state word (see
+/// ``StateWord``); a list object is allocated when a second one arrives, or when one is
+/// attached while the box fires. The two fields encode three states, in 24 bytes:
 ///
 /// | `target` | `function` | meaning |
 /// |---|---|---|
 /// | `nil` | `nil` | no handler |
 /// | `nil` or an object | a function | one handler |
-/// | a ``HandlerList`` | `nil` | two or more handlers (some may have started), in the list |
+/// | a ``HandlerList`` | `nil` | a list of handlers (some may have been taken out) |
 ///
 /// It does not depend on the box's value type, so destroying it needs no generic metadata.
 @usableFromInline
@@ -66,71 +68,72 @@ struct Handlers {
         function = nil
     }
 
+    /// Whether no handler is stored and no list is kept.
     @inlinable @inline(__always)
     var isEmpty: Bool { function == nil && target == nil }
 
-    /// The list, when two or more handlers were stored.
+    /// Whether a handler is stored that has not been taken out.
+    @inlinable
+    var hasStored: Bool {
+        if let list { return !list.isEmpty }
+        return function != nil
+    }
+
+    /// The list, when there is one.
     @inlinable
     var list: HandlerList? {
         guard function == nil, let target else { return nil }
         // Safety: with no function stored, a target is only ever a `HandlerList` (see the
-        // table above and `append`).
+        // table above and `makeList(_:)`).
         return unsafeDowncast(target, to: HandlerList.self)
     }
 
+    /// Stores `handler`, of lane `lane`: inline when none is stored, its lane kept in `word`.
     @inlinable @inline(__always)
-    mutating func append(_ handler: consuming Handler) {
+    mutating func append(_ handler: consuming Handler, lane: UInt32, _ word: inout StateWord) {
         if isEmpty {
             // The usual case, kept inline in the caller.
             target = handler.target
             function = handler.function
+            word.storedLane = lane
         } else {
-            appendToMany(HandlerList.Entry(handler))
+            makeList(&word).append(HandlerList.Entry(handler, lane: lane))
         }
     }
 
-    /// ``append(_:)`` when a handler is stored already.
+    /// The list, made now if there is none; a handler stored inline moves into it, with the
+    /// lane `word` kept for it.
     @inlinable
-    mutating func appendToMany(_ entry: HandlerList.Entry) {
-        if let list {
-            list.append(entry)
-        } else if let function {
-            let first = HandlerList.Entry(target: target, function: function)
-            target = HandlerList([first, entry])
-            self.function = nil
-        }
-    }
-
-    /// Moves the first handler out.
-    ///
-    /// - Returns: the handler, and whether it was the last; `nil` when there is none.
-    @inlinable @inline(__always)
-    mutating func takeFirst() -> Claim? {
+    mutating func makeList(_ word: inout StateWord) -> HandlerList {
+        if let list { return list }
+        var items: [HandlerList.Entry?] = []
         if let function = function.take() {
-            return Claim(Handler(target: target.take(), function: function), isLast: true)
+            items.append(HandlerList.Entry(target: target.take(), function: function, lane: word.storedLane))
+            word.storedLane = 0
         }
-        return takeFirstOfMany()
+        let list = HandlerList(items)
+        target = list
+        return list
     }
 
-    /// ``takeFirst()`` for a list, kept apart so that the usual case stays small. The list goes
-    /// once its last handler is out.
-    @inlinable
-    mutating func takeFirstOfMany() -> Claim? {
-        guard let list, let entry = list.takeFirst() else { return nil }
-        let isLast = list.isEmpty
-        if isLast { target = nil }
-        return Claim(Handler(target: entry.target, function: entry.function), isLast: isLast)
+    /// Moves out the handler stored inline, with the lane `word` kept for it.
+    @inlinable @inline(__always)
+    mutating func takeInline(_ word: inout StateWord) -> Claim? {
+        guard let function = function.take() else { return nil }
+        let lane = word.storedLane
+        word.storedLane = 0
+        return Claim(Handler(target: target.take(), function: function), lane: lane)
     }
 
-    /// Moves out the handler whose target is `target`, unless it has started.
+    /// Moves out the handler whose target is `target`, unless it has been taken out to run.
     @inlinable
-    mutating func remove(target removed: AnyObject) -> Handler? {
+    mutating func remove(target removed: AnyObject, _ word: inout StateWord) -> Handler? {
         if function != nil {
             guard target === removed, let function = function.take() else { return nil }
+            word.storedLane = 0
             return Handler(target: target.take(), function: function)
         }
         guard let list, let entry = list.remove(target: removed) else { return nil }
-        if list.isEmpty { target = nil }
         return Handler(target: entry.target, function: entry.function)
     }
 
@@ -148,30 +151,34 @@ struct Handlers {
     }
 }
 
-/// The handlers of a box that has had more than one, in attachment order. Those before `head`
-/// have been taken out to run; a removed one leaves `nil` behind, and `count` says how many are
-/// left.
+/// The handlers of a box that has had more than one, or had one attached while it fired, in
+/// attachment order, with their lanes (see ``StateWord``); and the lanes that helping threads
+/// are running now. A handler taken out or removed leaves `nil` behind: those before `head` are
+/// all gone, and `count` says how many are left.
 @usableFromInline
 final class HandlerList: @unchecked Sendable {
-    // Safety: `items` and `head` are only touched under the lock of the one box whose `Handlers`
-    // holds this list.
+    // Safety: every field is only touched under the lock of the one box whose `Handlers` holds
+    // this list.
 
     /// A handler as the list keeps it (an array needs copyable elements).
     @usableFromInline
     struct Entry {
         @usableFromInline var target: (any HandlerTarget)?
         @usableFromInline let function: HandlerFunction
+        @usableFromInline let lane: UInt32
 
         @inlinable
-        init(target: (any HandlerTarget)?, function: @escaping HandlerFunction) {
+        init(target: (any HandlerTarget)?, function: @escaping HandlerFunction, lane: UInt32) {
             self.target = target
             self.function = function
+            self.lane = lane
         }
 
         @inlinable
-        init(_ handler: consuming Handler) {
+        init(_ handler: consuming Handler, lane: UInt32) {
             target = handler.target
             function = handler.function
+            self.lane = lane
         }
     }
 
@@ -184,12 +191,24 @@ final class HandlerList: @unchecked Sendable {
     @exclusivity(unchecked)
     @usableFromInline
     var count: Int
+    /// The lanes whose handlers helping threads are running now, one handler each.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var helping: [UInt32]
+    /// A lane whose thread attached a handler while the sealing thread's loop was running one of
+    /// the lane's handlers: that loop takes the lane's next handler next, so the attaching thread
+    /// waits for nobody's handler but its own. 0 when none.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var preferred: UInt32
 
     @inlinable
     init(_ items: [Entry?]) {
         self.items = items
         head = 0
         count = items.count
+        helping = []
+        preferred = 0
     }
 
     /// Whether every handler has been taken out.
@@ -202,16 +221,38 @@ final class HandlerList: @unchecked Sendable {
         count += 1
     }
 
-    /// Moves the first handler out, skipping removed ones.
+    /// Takes out the next handler for the sealing thread's loop, which has just finished a
+    /// handler of lane `finished` (0 for none): the lane's next one when its thread asked for it
+    /// (see ``preferred``), else the first whose lane no helping thread is running.
     @inlinable
-    func takeFirst() -> Entry? {
-        while head < items.count {
-            let taken = items[head].take()
-            head += 1
-            if let taken {
+    func takeForSealer(finished: UInt32) -> Entry? {
+        if preferred != 0 {
+            let lane = preferred
+            preferred = 0
+            if lane == finished, let entry = takeFirst(where: { $0 == lane }) { return entry }
+        }
+        if helping.isEmpty { return takeFirst(where: { _ in true }) }
+        return takeFirst(where: { !helping.contains($0) })
+    }
+
+    /// Takes out the first handler of lane `lane`.
+    @inlinable
+    func takeFirst(of lane: UInt32) -> Entry? {
+        takeFirst(where: { $0 == lane })
+    }
+
+    /// Takes out the first handler whose lane passes `isEligible`.
+    @inlinable
+    func takeFirst(where isEligible: (UInt32) -> Bool) -> Entry? {
+        var index = head
+        while index < items.count {
+            if let entry = items[index], isEligible(entry.lane) {
+                items[index] = nil
                 count -= 1
-                return taken
+                while head < items.count, items[head] == nil { head += 1 }
+                return entry
             }
+            index += 1
         }
         return nil
     }

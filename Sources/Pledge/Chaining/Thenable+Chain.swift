@@ -56,9 +56,9 @@ extension Thenable {
     }
 
     /// The result, when a handler attached now would run at once: the thenable is resolved
-    /// *and* has started every handler attached before. While a promise is still running its
-    /// earlier handlers this is `nil`, so a new `on: nil` operator goes behind them instead of
-    /// overtaking them. Always `nil` for thenables outside Pledge, which then simply attach.
+    /// *and* every handler attached before has returned. While a promise is still running its
+    /// handlers this is `nil`, so a new `on: nil` operator is attached, and goes behind this
+    /// thread's earlier ones instead of overtaking them. Always `nil` for thenables outside Pledge, which then simply attach.
     @inlinable
     var _settledResult: Result<T, Error>? {
         _box?.settledValue

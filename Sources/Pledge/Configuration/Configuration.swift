@@ -137,7 +137,7 @@ public final class PMKConfiguration: Sendable {
     /// handler for work queued earlier on its own serial queue.
     ///
     /// Either way, a handler never runs inside the call that attaches it or that resolves its
-    /// promise, and the handlers of one promise start in the order they were attached, with one
+    /// promise, and the handlers one thread attaches to a promise start in that order, with one
     /// exception while blocks are shared: on a concurrent queue, a handler attached after the
     /// promise resolved may start before an earlier one that waits for the end of its block.
     public var chainsShareBlocks: Bool {

@@ -2,27 +2,27 @@
 
 extension Box {
     /// Attaches a handler, from code outside any run (an operator, `pipe(to:)`): called with
-    /// `target` and the box once the box is sealed and every handler attached before has started.
+    /// `target` and the box once the box is sealed and every handler this thread attached to it
+    /// before has returned.
     ///
     /// - pending: stored; the thread that seals the box runs it.
     /// - settled: run at once, on this thread.
-    /// - firing, sealed by this thread: stored; this thread's own run gets to it, after the
-    ///   handlers attached before it.
-    /// - firing, sealed by another thread: stored, and this thread runs the box's due handlers
-    ///   itself, taking them one at a time in attachment order, up to and including this one.
-    ///   The sealing thread may be busy in an earlier handler for as long as that handler likes
-    ///   (it may even wait for this one), so this one must not wait for it; and it may not
-    ///   overtake the handlers attached before it. Both threads may take handlers meanwhile:
-    ///   each is taken, and runs, once.
+    /// - firing: stored, in this thread's lane (see ``StateWord``). Unless another thread runs
+    ///   one of this thread's handlers of the box now, this thread runs its lane's waiting
+    ///   handlers itself, in attachment order, this one last: the thread that sealed the box may
+    ///   be busy in another thread's handler for as long as that handler likes (it may even wait
+    ///   for this one), and this handler must not wait for it. Otherwise that runner takes this
+    ///   one as soon as the earlier one returns.
     @inlinable @inline(__always)
     final func attach(_ target: consuming (any HandlerTarget)?, _ function: @escaping HandlerFunction) {
         let handler = Handler(target: target, function: function)
         if phase == BoxPhase.settled { return Trampoline.call(handler, with: self) }
         // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
-        switch box.store(handler) {
+        let thread = ThreadRunState.current
+        switch box.store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing) {
         case .stored: return
-        case .firing(let sealer): box.help(sealer: sealer)
+        case .help: box.help(on: thread)
         case .settled(let handler): Trampoline.call(handler, with: self)
         }
     }
@@ -31,8 +31,8 @@ extension Box {
     /// returned): as ``attach(_:_:)``, but hands back the work instead of starting a run for it.
     /// `function` must not hop to a queue: it would count as a hop of the box firing now.
     ///
-    /// - Returns: the step the handler handed back when it ran at once, or the step that fires
-    ///   the box when it is still firing.
+    /// - Returns: the step the handler handed back when it ran at once, or the step that runs
+    ///   this thread's lane of the box when it fires.
     @inlinable
     final func attach(_ target: consuming (any HandlerTarget)?, _ function: @escaping HandlerFunction, _ run: inout Run)
         -> Step?
@@ -41,9 +41,9 @@ extension Box {
         if phase == BoxPhase.settled { return handler.call(with: self, &run) }
         // Safety: see `attach(_:_:)`.
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
-        switch box.store(handler) {
+        switch box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing) {
         case .stored: return nil
-        case .firing(let sealer): return sealer == run.tag ? nil : EmptyBox.fireStep(Retained(box))
+        case .help: return EmptyBox.helpStep(Retained(box))
         case .settled(let handler): return handler.call(with: self, &run)
         }
     }
@@ -79,15 +79,14 @@ extension Box {
 }
 
 extension EmptyBox {
-    /// Runs the box's due handlers on this thread, unless this thread (with tag `sealer`) sealed
-    /// the box, and so runs them anyway (see ``attach(_:_:)``). Kept out of line: rare.
+    /// Runs this thread's lane of the box's handlers (see ``Box/attach(_:_:)``), or, when the
+    /// thread is nested too deep, leaves that to its running loop. Kept out of line: rare.
     @inlinable @inline(never)
-    final func help(sealer: UInt32) {
-        let thread = ThreadRunState.current
-        guard sealer != thread.pointee.tag else { return }
+    final func help(on thread: UnsafeMutablePointer<ThreadRunState>) {
+        let helper = Runner.helper(lane: thread.pointee.tag)
         Trampoline.run(
-            on: thread, { EmptyBox.runHandlers(of: self, self.claimNext(), &$0) },
-            deferred: { EmptyBox.fireStep(Retained(self)) })
+            on: thread, { EmptyBox.runHandlers(of: self, as: helper, self.claimNext(as: helper, finished: 0), &$0) },
+            deferred: { EmptyBox.helpStep(Retained(self)) })
     }
 }
 

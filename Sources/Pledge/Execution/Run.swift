@@ -15,9 +15,13 @@ struct Run: ~Copyable {
     @usableFromInline
     var sharing: BlockSharing
 
-    /// The tag of the thread the run is on (see ``ThreadRunState/tag``).
+    /// The state of the thread the run is on.
     @usableFromInline
-    let tag: UInt32
+    let thread: UnsafeMutablePointer<ThreadRunState>
+
+    /// The tag of the thread the run is on (see ``ThreadRunState/tag``).
+    @inlinable @inline(__always)
+    var tag: UInt32 { thread.pointee.tag }
 
     /// The identity of the queue this run's block runs on, when it shares blocks; `nil`
     /// otherwise. The block keeps its queue alive for the whole run, so the identity cannot be
@@ -29,8 +33,8 @@ struct Run: ~Copyable {
     /// hops; or, with `nil`, a run that dispatches every hop (started by code that resolves or
     /// attaches).
     @inlinable @inline(__always)
-    init(sharingBlocksOn queue: DispatchQueue?, tag: UInt32) {
-        self.tag = tag
+    init(sharingBlocksOn queue: DispatchQueue?, on thread: UnsafeMutablePointer<ThreadRunState>) {
+        self.thread = thread
         stack = StepStack()
         self.queue = queue.map(ObjectIdentifier.init)
         sharing = BlockSharing(sharing: queue != nil)
@@ -42,7 +46,7 @@ struct Run: ~Copyable {
     ///   is due (the count is given back).
     @inlinable @inline(__always)
     func seal<R>(_ box: consuming Retained<EmptyBox<R>>, with value: R) -> Step? {
-        guard box.withObject({ $0.seal(value, by: tag) }) else { return nil }
+        guard box.withObject({ $0.seal(value) }) else { return nil }
         return EmptyBox.fireStep(box)
     }
 

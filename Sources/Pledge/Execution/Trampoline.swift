@@ -1,3 +1,4 @@
+import CPledgeThreadLocal
 import Dispatch
 
 #if canImport(Glibc)
@@ -20,33 +21,13 @@ import Dispatch
 /// ``maximumNesting``, a new run does not start but leaves its work to the innermost running
 /// loop, which runs it as soon as the current handler returns. So chains linked through
 /// resolvers, `pipe(to:)` or handlers that attach further handlers do not grow the stack either,
-/// while code that resolves a promise and waits for its handlers inside a handler keeps working
-/// at the usual nesting depths.
+/// while code that resolves a promise and waits for its handlers inside a handler keeps working:
+/// `wait()` runs the work left to the loop before it blocks (see ``runLeftWork()``).
 @usableFromInline
 enum Trampoline {
     /// How many runs may nest on one thread before new work is left to the running loop.
     @inlinable
     static var maximumNesting: Int { 16 }
-
-    /// Runs `first` and every step it leads to, or, when the thread is nested too deep, leaves it
-    /// to the innermost running loop.
-    @inlinable
-    static func run(_ first: consuming Step?) {
-        switch consume first {
-        case .none:
-            return
-        case .some(let step):
-            let thread = ThreadRunState.current
-            guard thread.pointee.depth < maximumNesting else {
-                thread.pointee.deferred.push(step)
-                return
-            }
-            thread.pointee.depth += 1
-            var run = Run(sharingBlocksOn: nil, tag: thread.pointee.tag)
-            drain(step, &run, thread)
-            thread.pointee.depth -= 1
-        }
-    }
 
     /// Starts a run with `start`, then runs every step it leads to; or, when the thread is nested
     /// too deep, leaves the same work, as `deferred` makes it, to the innermost running loop. For
@@ -74,6 +55,16 @@ enum Trampoline {
         run(on: ThreadRunState.current, sharingBlocksOn: queue, start)
     }
 
+    /// Runs the work nested code on this thread left to the innermost running loop (see
+    /// ``maximumNesting``), now, in a run of its own: for code about to block the thread, which
+    /// that work may be what it waits for.
+    @usableFromInline
+    static func runLeftWork() {
+        let thread = ThreadRunState.current
+        guard !thread.pointee.deferred.isEmpty else { return }
+        run(on: thread, sharingBlocksOn: nil) { _ in nil }
+    }
+
     /// Starts a run on `thread`, however deep it is nested, with `start`, which is given
     /// `first` to consume (a closure cannot consume what it captures).
     @inlinable @inline(__always)
@@ -82,7 +73,7 @@ enum Trampoline {
         _ start: (inout Run, consuming First) -> Step?
     ) {
         thread.pointee.depth += 1
-        var run = Run(sharingBlocksOn: nil, tag: thread.pointee.tag)
+        var run = Run(sharingBlocksOn: nil, on: thread)
         let step = start(&run, first)
         drain(step, &run, thread)
         thread.pointee.depth -= 1
@@ -94,7 +85,7 @@ enum Trampoline {
         _ start: (inout Run) -> Step?
     ) {
         thread.pointee.depth += 1
-        var run = Run(sharingBlocksOn: queue, tag: thread.pointee.tag)
+        var run = Run(sharingBlocksOn: queue, on: thread)
         let first = start(&run)
         drain(first, &run, thread)
         thread.pointee.depth -= 1
@@ -139,11 +130,16 @@ enum Trampoline {
 /// Allocated once per thread, on its first run, and freed when the thread exits.
 @usableFromInline
 struct ThreadRunState: ~Copyable {
-    /// A number no other live thread has: what a firing box records of the thread that sealed
-    /// it, so that this thread, attaching to it again, leaves the box's handlers to its own
-    /// loop instead of running them nested (see ``Box/attach(_:_:)``).
+    /// A number no other live thread has: the lane of the handlers this thread attaches (see
+    /// ``StateWord``).
     @usableFromInline
     let tag: UInt32
+
+    /// The box one of whose handlers this thread's innermost firing loop for a box it sealed is
+    /// calling now, if any: attaching to that box again, the thread leaves the new handler to
+    /// that loop (see ``EmptyBox/store(_:lane:sealing:)``).
+    @usableFromInline
+    var sealing: ObjectIdentifier?
 
     /// How many runs are active on this thread, one inside another.
     @usableFromInline
@@ -156,6 +152,7 @@ struct ThreadRunState: ~Copyable {
     @usableFromInline
     init() {
         tag = ThreadTags.take()
+        sealing = nil
         depth = 0
         deferred = StepStack()
     }
@@ -163,29 +160,31 @@ struct ThreadRunState: ~Copyable {
     /// This thread's state.
     ///
     /// Safety: the pointer is used only by the current thread, for as long as it runs (see
-    /// ``key``). Accesses through it never overlap: nested runs touch the state only while the
-    /// loops around them wait for the call that started them to return.
+    /// ``exitKey``). Accesses through it never overlap: nested runs touch the state only while
+    /// the loops around them wait for the call that started them to return.
     @inlinable
     static var current: UnsafeMutablePointer<ThreadRunState> {
-        if let state = pthread_getspecific(key) {
+        if let state = pledge_get_thread_run_state() {
             return state.assumingMemoryBound(to: ThreadRunState.self)
         }
         return makeCurrent()
     }
 
-    /// The thread-local slot holding each thread's state; its destructor frees the state when
-    /// the thread exits.
+    /// A thread-specific key whose destructor frees the thread's state when the thread exits.
+    /// The state itself is found through a C thread-local variable, which is quicker to read.
     @usableFromInline
-    static let key: pthread_key_t = {
+    static let exitKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { state in
             // Safety: the slot only ever holds a state that `makeCurrent` allocated and
-            // initialised, and this destructor runs once, when its thread exits.
+            // initialised, and this destructor runs once for it, on its thread, as it exits.
             #if canImport(Darwin)
                 let pointer = state.assumingMemoryBound(to: ThreadRunState.self)
             #else
                 guard let pointer = state?.assumingMemoryBound(to: ThreadRunState.self) else { return }
             #endif
+            // Pledge code run by a later exit handler makes a new state, which this key frees.
+            pledge_set_thread_run_state(nil)
             ThreadTags.give(back: pointer.pointee.tag)
             pointer.deinitialize(count: 1)
             pointer.deallocate()
@@ -197,28 +196,29 @@ struct ThreadRunState: ~Copyable {
     static func makeCurrent() -> UnsafeMutablePointer<ThreadRunState> {
         let state = UnsafeMutablePointer<ThreadRunState>.allocate(capacity: 1)
         state.initialize(to: ThreadRunState())
-        pthread_setspecific(key, state)
+        pthread_setspecific(exitKey, state)
+        pledge_set_thread_run_state(state)
         return state
     }
 }
 
 /// Hands out thread tags: small numbers, each held by one live thread at a time, that fit in a
-/// box's state word above its phase and lock bits.
+/// lane of a box's state word (see ``StateWord``).
 @usableFromInline
 enum ThreadTags {
-    /// The largest tag the state word can hold.
-    static let maximum: UInt32 = .max >> BoxPhase.sealerShift
+    /// The largest tag: the one that threads share once every smaller one is held.
+    static let shared: UInt32 = Lanes.mask
 
     /// Tags given back by threads that exited, and the next tag never handed out.
     static let pool = LockedValue<(free: [UInt32], next: UInt32)>(([], 1))
 
-    /// A tag no other live thread holds. Past ``maximum`` live threads, which no process
-    /// reaches, later threads share tag 0: a thread then only runs a firing box's handlers less
-    /// often than it could.
+    /// A tag no other live thread holds. Past 16,382 live threads, later ones share
+    /// ``shared``: their handlers on one box then take turns as if one thread had attached
+    /// them all, which keeps each thread's order but lets one of them wait for another's.
     static func take() -> UInt32 {
         pool.withLock { pool in
             if let tag = pool.free.popLast() { return tag }
-            guard pool.next <= maximum else { return 0 }
+            guard pool.next < shared else { return shared }
             defer { pool.next += 1 }
             return pool.next
         }
@@ -226,7 +226,7 @@ enum ThreadTags {
 
     /// Returns `tag`, when its thread exits.
     static func give(back tag: UInt32) {
-        guard tag != 0 else { return }
+        guard tag != shared else { return }
         pool.withLock { $0.free.append(tag) }
     }
 }

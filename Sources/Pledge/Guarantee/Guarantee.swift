@@ -54,9 +54,10 @@ public final class Guarantee<T: Sendable>: Thenable {
     }
 
     /// Calls `body` with the result, always a success, once this guarantee has its value.
-    /// Handlers run in the order they were attached, exactly once: on the calling thread at once
-    /// when the guarantee is resolved and has started every earlier handler, otherwise on the thread
-    /// that resolves it.
+    /// Each handler runs exactly once, and a thread's handlers start in the order it attached them,
+    /// each after the one before has returned: on the calling thread at once when the guarantee has
+    /// its value (right after this thread's earlier handler, on the thread running it, when one
+    /// still runs), otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         box.pipe(body)

@@ -20,9 +20,10 @@ import Dispatch
 ///
 /// Handlers run on ``PMKConfiguration/Q`` unless given `on:`; `on: nil` runs them inline: on the
 /// thread that resolves the promise, or, when it is already resolved, at once on the thread that
-/// attaches them. A thread that attaches one while another thread is still starting the
-/// promise's earlier handlers starts the ones not yet started itself, in order, then its own:
-/// no thread waits for another thread's handler.
+/// attaches them. Each thread's handlers start in the order it attached them, each after the one
+/// before has returned, and never wait for a handler another thread attached: one attached while
+/// the resolving thread is still busy in another thread's handler runs at once on the attaching
+/// thread.
 public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @usableFromInline
     let box: Box<Result<T, Error>>
@@ -94,9 +95,11 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         return (Promise(box: box), Resolver(box))
     }
 
-    /// Calls `body` with the result once this promise is resolved. Handlers run in the order
-    /// they were attached, exactly once: on the calling thread at once when the promise is
-    /// resolved and has started every earlier handler, otherwise on the thread that resolves it.
+    /// Calls `body` with the result once this promise is resolved. Each handler runs
+    /// exactly once, and a thread's handlers start in the order it attached them, each after the
+    /// one before has returned: on the calling thread at once when the promise is resolved (right
+    /// after this thread's earlier handler, on the thread running it, when one still runs),
+    /// otherwise on the thread that resolves it.
     @inlinable
     public func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void) {
         box.pipe(body)

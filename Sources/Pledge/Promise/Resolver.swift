@@ -8,9 +8,11 @@
 /// they lead to, before the call returns, from one loop whatever the chain's length. Called
 /// from inside a handler, it starts a loop inside the running one; from the 17th such level on
 /// one thread, it leaves the handlers to the running loop instead, which runs them right after
-/// the current handler returns. So a chain whose links each resolve the next promise through a
-/// resolver does not grow the stack either, and code that resolves a promise and then reads what
-/// its handlers did keeps working at the depths where code does that.
+/// the current handler returns, or to `wait()`, which runs them before it blocks. So a chain
+/// whose links each resolve the next promise through a resolver does not grow the stack either,
+/// code that resolves a promise and then waits for what its handlers did keeps working at any
+/// depth, and code that reads it without waiting keeps working at the depths where code does
+/// that.
 ///
 /// ```swift
 /// func load() -> Promise<Data> {

@@ -16,9 +16,10 @@ public protocol Thenable: AnyObject, Sendable {
 
     /// Calls `body` with the result once this thenable is resolved.
     ///
-    /// Handlers attached with `pipe` run in the order they were attached, exactly once: on the
-    /// calling thread at once when the thenable is resolved and has started every earlier handler,
-    /// otherwise on the thread that resolves it.
+    /// Handlers attached with `pipe` run exactly once, and a thread's handlers start in the order
+    /// it attached them, each after the one before has returned: on the calling thread at once
+    /// when the thenable is resolved (right after this thread's earlier handler, on the thread
+    /// running it, when one still runs), otherwise on the thread that resolves it.
     func pipe(to body: @escaping @Sendable (Result<T, Error>) -> Void)
 
     /// The result, or `nil` while pending.

@@ -10,9 +10,9 @@ import Testing
     import Darwin
 #endif
 
-/// A promise that is resolved but still starting the handlers attached before: a handler that
-/// another thread attaches meanwhile never waits for a handler the resolving thread is running,
-/// and still starts after the handlers attached before it.
+/// A promise that is resolved but still running its handlers: a handler attached meanwhile never
+/// waits for a handler another thread attached, and starts after the handlers its own thread
+/// attached before it have returned.
 @Suite struct FiringTests {
     /// The scenario from the issue that reported it: the only handler waits for another thread,
     /// which attaches to the same promise and waits for that new handler.
@@ -49,9 +49,9 @@ import Testing
         #expect(firing.waitUntilResolved())
     }
 
-    /// While the resolving thread is stuck in its first handler, the handlers attached after it
-    /// have not started. A thread that attaches one more starts them itself, in attachment order,
-    /// and then its own, without waiting for the stuck one.
+    /// While the resolving thread is stuck in another thread's handler, the handlers this thread
+    /// attached have not started. Attaching one more, this thread runs them itself, in attachment
+    /// order, and then the new one, without waiting for the stuck one.
     @Test func anotherThreadAttachingWhileAnEarlierHandlerBlocksRunsTheWaitingHandlersInOrder() {
         let order = Recorder<String>()
         let threads = Recorder<String>()
@@ -105,5 +105,32 @@ import Testing
         resolver.fulfill(1)
 
         #expect(order.all == ["first", "first returns", "second", "third"])
+    }
+
+    /// A thread's handler never starts before its earlier one has returned, even while another
+    /// thread runs that one: the new handler waits for it (and only for it), and runs next.
+    @Test func aHandlerWaitsForItsOwnThreadsEarlierHandlerRunningOnAnotherThread() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        promise.pipe { _ in
+            running.signal()
+            _ = release.wait(timeout: .testTimeout)
+            order.append("first")
+        }
+        let resolved = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            resolver.fulfill(1)
+            resolved.signal()
+        }
+        #expect(running.wait(timeout: .testTimeout) == .success)
+
+        promise.pipe { _ in order.append("second") }
+
+        #expect(order.all.isEmpty)
+        release.signal()
+        #expect(resolved.wait(timeout: .testTimeout) == .success)
+        #expect(order.all == ["first", "second"])
     }
 }

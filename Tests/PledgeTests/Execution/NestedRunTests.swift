@@ -86,4 +86,55 @@ import Testing
         #expect(seen.all.count == depth)
         #expect(seen.all.allSatisfy { $0 != nil })
     }
+
+    /// A chain of `count` promises, each resolving the next through `pipe(to:)`: every link
+    /// nests one run inside the one before, so the chain's last handlers run past the nesting
+    /// limit.
+    private static func resolverChain(_ count: Int) -> (head: Resolver<Int>, tail: Promise<Int>) {
+        let (head, resolver) = Promise<Int>.pending()
+        var tail = head
+        for _ in 0..<count {
+            let (next, nextResolver) = Promise<Int>.pending()
+            tail.pipe(to: nextResolver.resolve)
+            tail = next
+        }
+        return (resolver, tail)
+    }
+
+    /// Past the nesting limit a promise resolved in a handler fires only after the handler
+    /// returns; `wait()` runs that work first, so waiting for it still ends.
+    @Test(arguments: [14, 15, 40])
+    func aHandlerPastTheNestingLimitCanResolveAPromiseAndWaitForItsHandlers(links: Int) {
+        let (head, tail) = Self.resolverChain(links)
+        let waited = Recorder<Int>()
+        tail.done(on: nil) { value in
+            let (inner, innerResolver) = Promise<Int>.pending()
+            let mapped = inner.map(on: nil) { $0 + 1 }
+            innerResolver.fulfill(value)
+            waited.append((try? mapped.wait()) ?? -1)
+        }.cauterize()
+
+        #expect(onAThreadOfItsOwn { head.fulfill(1) })
+
+        #expect(waited.all == [2])
+    }
+
+    /// Past the nesting limit, a handler that attaches to a promise another thread is still
+    /// firing leaves its help to the running loop; `wait()` runs it first, so the handler does
+    /// not wait for the other thread's blocked handler.
+    @Test func aHandlerPastTheNestingLimitAttachingToAnotherThreadsFiringPromiseCanWait() {
+        let firing = BlockedFiring()
+        #expect(firing.resolve())
+        let (head, tail) = Self.resolverChain(20)
+        let waited = Recorder<Int>()
+        tail.done(on: nil) { _ in
+            waited.append((try? firing.promise.map(on: nil) { $0 + 1 }.wait()) ?? -1)
+        }.cauterize()
+
+        #expect(onAThreadOfItsOwn { head.fulfill(0) })
+
+        #expect(waited.all == [2])
+        firing.release()
+        #expect(firing.waitUntilResolved())
+    }
 }

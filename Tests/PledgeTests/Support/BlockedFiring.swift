@@ -4,9 +4,11 @@ import Pledge
 /// A pending promise whose first handler blocks the thread that resolves it: the promise is
 /// then resolved but still firing, for as long as a test likes.
 ///
-/// Attach more handlers with ``promise`` (they wait behind the blocked one), call ``resolve()``
-/// to fulfil the promise from another thread and wait until that handler is running, then
-/// ``release()`` it and ``waitUntilResolved()`` for `fulfill` to return.
+/// The blocking handler is attached from a thread of its own, so it is no earlier handler of
+/// the test's thread: handlers the test attaches wait only for their own thread's earlier ones.
+/// Attach more handlers with ``promise``, call ``resolve()`` to fulfil the promise from another
+/// thread and wait until the blocking handler is running, then ``release()`` it and
+/// ``waitUntilResolved()`` for `fulfill` to return.
 final class BlockedFiring: Sendable {
     let promise: Promise<Int>
     private let resolver: Resolver<Int>
@@ -17,11 +19,16 @@ final class BlockedFiring: Sendable {
     /// - Parameter blocked: called first in the blocking handler, on the resolving thread.
     init(blocked: @escaping @Sendable () -> Void = {}) {
         (promise, resolver) = Promise<Int>.pending()
-        promise.pipe { [running, released] _ in
-            blocked()
-            running.signal()
-            _ = released.wait(timeout: .testTimeout)
+        let attached = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [promise, running, released] in
+            promise.pipe { _ in
+                blocked()
+                running.signal()
+                _ = released.wait(timeout: .testTimeout)
+            }
+            attached.signal()
         }
+        attached.wait()
     }
 
     /// Fulfils the promise with 1 on another thread.

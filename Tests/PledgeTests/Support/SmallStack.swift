@@ -6,12 +6,22 @@ import Foundation
 ///
 /// - Returns: whether `body` finished in time.
 func onASmallStack(_ body: @escaping @Sendable () -> Void) -> Bool {
+    onAThreadOfItsOwn(stackSize: 512 * 1024, timeout: .now() + 300, body)
+}
+
+/// Runs `body` on a new thread and waits for it, for at most `timeout`: for code that would
+/// hang the test's own thread if it deadlocked.
+///
+/// - Returns: whether `body` finished in time.
+func onAThreadOfItsOwn(
+    stackSize: Int? = nil, timeout: DispatchTime = .testTimeout, _ body: @escaping @Sendable () -> Void
+) -> Bool {
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {
         body()
         finished.signal()
     }
-    thread.stackSize = 512 * 1024
+    if let stackSize { thread.stackSize = stackSize }
     thread.start()
-    return finished.wait(timeout: .now() + 300) == .success
+    return finished.wait(timeout: timeout) == .success
 }

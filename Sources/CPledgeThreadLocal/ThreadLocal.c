@@ -1,0 +1,3 @@
+#include "CPledgeThreadLocal.h"
+
+__thread void *_Nullable pledge_thread_run_state __attribute__((tls_model("initial-exec"))) = 0;
