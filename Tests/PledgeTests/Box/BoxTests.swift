@@ -73,7 +73,7 @@ import Testing
                 middle.map(on: nil) { value -> Int in
                     order.append("\(child).\(grandchild)")
                     return value
-                }.done(on: nil) { _ in order.append("\(child).\(grandchild) done") }.cauterize()
+                }.done(on: nil) { _ in order.append("\(child).\(grandchild) done") }.ignoreErrors()
             }
         }
 

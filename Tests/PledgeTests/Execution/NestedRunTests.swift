@@ -27,7 +27,7 @@ import Testing
         var tail = head
         for _ in 0..<Self.links {
             let (next, nextResolver) = Promise<Int>.pending()
-            tail.done(on: nil) { nextResolver.fulfill($0 + 1) }.cauterize()
+            tail.done(on: nil) { nextResolver.fulfill($0 + 1) }.ignoreErrors()
             tail = next
         }
 
@@ -78,7 +78,7 @@ import Testing
             pairs[level].promise.done(on: nil) { value in
                 next.resolver.fulfill(value)
                 seen.append(mapped.value)
-            }.cauterize()
+            }.ignoreErrors()
         }
 
         pairs[0].resolver.fulfill(0)
@@ -112,7 +112,7 @@ import Testing
             let mapped = inner.map(on: nil) { $0 + 1 }
             innerResolver.fulfill(value)
             waited.append((try? mapped.wait()) ?? -1)
-        }.cauterize()
+        }.ignoreErrors()
 
         #expect(onAThreadOfItsOwn { head.fulfill(1) })
 
@@ -129,7 +129,7 @@ import Testing
         let waited = Recorder<Int>()
         tail.done(on: nil) { _ in
             waited.append((try? firing.promise.map(on: nil) { $0 + 1 }.wait()) ?? -1)
-        }.cauterize()
+        }.ignoreErrors()
 
         #expect(onAThreadOfItsOwn { head.fulfill(0) })
 

@@ -62,7 +62,7 @@ import Testing
                 _ = promise.get(on: queue) { _ in }
             }
             group.enter()
-            promise.done(on: queue) { _ in group.leave() }.cauterize()
+            promise.done(on: queue) { _ in group.leave() }.ignoreErrors()
         }
         #expect(waited(group))
         queue.drain()
@@ -86,7 +86,7 @@ import Testing
                 if index % 4 == 0 { promise = promise.map(on: nil) { $0 } }
                 promise = promise.then(on: queue) { Promise.value($0) }
                 promise = promise.then(on: queue) { value in inBlock.map(on: queue) { _ in value } }
-                promise.done(on: queue) { _ in group.leave() }.cauterize()
+                promise.done(on: queue) { _ in group.leave() }.ignoreErrors()
             }
             resolver.fulfill(LifetimeTracker(counter))
         }
@@ -121,7 +121,7 @@ import Testing
             promise.done(on: nil) { step in
                 last.store(step.index, ordering: .relaxed)
                 finished.signal()
-            }.cauterize()
+            }.ignoreErrors()
             resolver.fulfill(Step(index: 0, tracker: LifetimeTracker(counter)))
         }
         #expect(finished.wait(timeout: .testTimeout) == .success)
@@ -146,7 +146,7 @@ import Testing
             inBlock.map(on: queue) { $0 }.done(on: nil) { _ in
                 ran.add(1, ordering: .relaxed)
                 group.leave()
-            }.cauterize()
+            }.ignoreErrors()
             group.enter()
             inBlock.done(on: nil) { _ in
                 group.enter()
@@ -155,9 +155,9 @@ import Testing
                 late.done(on: nil) { _ in
                     ran.add(1, ordering: .relaxed)
                     group.leave()
-                }.cauterize()
+                }.ignoreErrors()
                 group.leave()
-            }.cauterize()
+            }.ignoreErrors()
         }
         #expect(ran.load(ordering: .relaxed) == 100)
         #expect(counter.alive == 0)
@@ -177,17 +177,17 @@ import Testing
             // `on: nil` operators, whose boxes have handlers or none.
             _ = gate.map(on: nil) { $0 }
             group.enter()
-            gate.map(on: nil) { $0 }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
+            gate.map(on: nil) { $0 }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.ignoreErrors()
             // `then` following a promise still pending when the body returns it.
             let (inner, innerResolver) = Promise<LifetimeTracker>.pending()
             _ = gate.then(on: nil) { _ in inner }
             group.enter()
-            gate.then(on: nil) { _ in inner }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
-            gate.done(on: nil) { _ in innerResolver.fulfill(LifetimeTracker(counter)) }.cauterize()
+            gate.then(on: nil) { _ in inner }.map(on: nil) { $0 }.done(on: nil) { _ in group.leave() }.ignoreErrors()
+            gate.done(on: nil) { _ in innerResolver.fulfill(LifetimeTracker(counter)) }.ignoreErrors()
             // Queued chains, whose tails take the counts, ending in boxes with handlers or none.
             _ = gate.map(on: queue) { $0 }.map(on: queue) { $0 }
             group.enter()
-            gate.map(on: queue) { $0 }.map(on: queue) { $0 }.done(on: nil) { _ in group.leave() }.cauterize()
+            gate.map(on: queue) { $0 }.map(on: queue) { $0 }.done(on: nil) { _ in group.leave() }.ignoreErrors()
             // Boxes sealed by `seal`: a guarantee's and `async(.promise)`'s.
             let (guarantee, resolve) = Guarantee<LifetimeTracker>.pending()
             group.enter()
@@ -195,7 +195,7 @@ import Testing
                 values.add(1, ordering: .relaxed)
                 group.leave()
             }
-            gate.done(on: nil) { resolve($0) }.cauterize()
+            gate.done(on: nil) { resolve($0) }.ignoreErrors()
             group.enter()
             queue.async(.promise) { LifetimeTracker(counter) }.map(on: nil) { $0 }.done(on: nil) { _ in
                 values.add(1, ordering: .relaxed)
@@ -217,9 +217,9 @@ import Testing
             inBlock.map(on: queue) { value -> LifetimeTracker in
                 group.enter()
                 inBlock.map(on: queue) { $0 }.map(on: queue) { $0 }
-                    .done(on: queue) { _ in group.leave() }.cauterize()
+                    .done(on: queue) { _ in group.leave() }.ignoreErrors()
                 return value
-            }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.cauterize()
+            }.map(on: queue) { $0 }.done(on: queue) { _ in group.leave() }.ignoreErrors()
         }
         #expect(counter.alive == 0)
     }
@@ -241,7 +241,7 @@ import Testing
                     index.isMultiple(of: 2)
                     ? inBlock.map(on: queue) { $0 }
                     : inBlock.recover(on: queue) { _ in Promise.value(LifetimeTracker(counter)) }
-                promise.ensure(on: queue) { group.leave() }.cauterize()
+                promise.ensure(on: queue) { group.leave() }.ignoreErrors()
             }
         }
         #expect(counter.alive == 0)
@@ -285,10 +285,10 @@ import Testing
                 for _ in 0..<10 {
                     group.enter()
                     foreign.map(on: queue) { $0 }.then(on: queue) { _ in foreign }
-                        .done(on: queue) { _ in group.leave() }.cauterize()
+                        .done(on: queue) { _ in group.leave() }.ignoreErrors()
                     group.enter()
                     when(fulfilled: [foreign.map(on: queue) { $0 }, foreign.map(on: queue) { $0 }])
-                        .done(on: queue) { _ in group.leave() }.cauterize()
+                        .done(on: queue) { _ in group.leave() }.ignoreErrors()
                 }
             }
             pending.resolve(.success(LifetimeTracker(counter)))
@@ -320,7 +320,7 @@ import Testing
                                 (index + thread).isMultiple(of: 3)
                                 ? inBlock.map(on: queue, flags: .barrier) { $0 } : inBlock.map(on: queue) { $0 }
                             _ = promise.map(on: queue) { $0 }
-                            promise.done(on: queue) { _ in group.leave() }.cauterize()
+                            promise.done(on: queue) { _ in group.leave() }.ignoreErrors()
                         }
                         group.leave()
                     }

@@ -28,9 +28,9 @@ import Testing
             promise.done(on: nil) { value in
                 events.append("third \(value)")
                 finished.signal()
-            }.cauterize()
-        }.cauterize()
-        promise.done(on: nil) { value in events.append("second \(value)") }.cauterize()
+            }.ignoreErrors()
+        }.ignoreErrors()
+        promise.done(on: nil) { value in events.append("second \(value)") }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout) == .success)
@@ -52,7 +52,7 @@ import Testing
         promise.done(on: nil) { _ in
             aliveInHandler.append(counter.alive)
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout) == .success)
@@ -72,7 +72,7 @@ import Testing
         promise.done(on: nil) { value in
             seen.append(value)
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         #expect(finished.wait(timeout: .testTimeout) == .success)
         #expect(seen.all == [2])
     }

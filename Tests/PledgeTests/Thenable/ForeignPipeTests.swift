@@ -52,7 +52,7 @@ private final class TargetDroppingThenable: Thenable, Sendable {
         twice.done(on: queue) { _ in
             queued.increment()
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
 
         twice.resolve(.success(1))
 

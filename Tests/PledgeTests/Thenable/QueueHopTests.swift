@@ -33,7 +33,7 @@ import Testing
         promise.done(on: queue) { value in
             events.append("done \(value)")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(0)
 
         #expect(waited(finished))
@@ -56,7 +56,7 @@ import Testing
                 return value + 1
             }
         }
-        promise.done(on: queue) { _ in finished.signal() }.cauterize()
+        promise.done(on: queue) { _ in finished.signal() }.ignoreErrors()
 
         #expect(waited(finished))
         #expect(onQueue.all == Array(repeating: true, count: 40))
@@ -74,7 +74,7 @@ import Testing
         }.done(on: second) { _ in
             seen.append(TestQueues.isOn(second) && !TestQueues.isOn(first) ? "done on second" : "done elsewhere")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
 
         #expect(waited(finished))
         #expect(seen.all == ["map on first", "done on second"])
@@ -88,12 +88,12 @@ import Testing
         inner.done(on: queue) { _ in
             events.append("inner handler")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
 
         Promise.value(1).done(on: queue) { value in
             innerResolver.fulfill(value)
             events.append("fulfil returned")
-        }.cauterize()
+        }.ignoreErrors()
 
         #expect(waited(finished))
         #expect(events.all == ["fulfil returned", "inner handler"])
@@ -108,14 +108,14 @@ import Testing
         inner.done(on: queue) { _ in
             events.append(TestQueues.isOn(lock) ? "handler inside the sync block" : "handler on its queue only")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
 
         Promise.value(1).done(on: queue) { value in
             lock.sync {
                 innerResolver.fulfill(value)
                 events.append("sync block returned")
             }
-        }.cauterize()
+        }.ignoreErrors()
 
         #expect(waited(finished))
         #expect(events.all == ["sync block returned", "handler on its queue only"])
@@ -131,7 +131,7 @@ import Testing
             shared.done(on: queue) { _ in
                 events.append(index)
                 if index == 4 { finished.signal() }
-            }.cauterize()
+            }.ignoreErrors()
         }
         resolver.fulfill(1)
 
@@ -152,9 +152,9 @@ import Testing
             source.done(on: queue) { _ in
                 events.append("late")
                 finished.signal()
-            }.cauterize()
-        }.cauterize()
-        source.done(on: queue) { _ in events.append("early") }.cauterize()
+            }.ignoreErrors()
+        }.ignoreErrors()
+        source.done(on: queue) { _ in events.append("early") }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(waited(finished))
@@ -173,8 +173,8 @@ import Testing
             let sawSibling = siblingStarted.wait(timeout: .testTimeout) == .success
             outcome.append(sawSibling ? "saw its sibling" : "timed out")
             finished.signal()
-        }.cauterize()
-        base.done(on: queue) { _ in siblingStarted.signal() }.cauterize()
+        }.ignoreErrors()
+        base.done(on: queue) { _ in siblingStarted.signal() }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
@@ -191,14 +191,14 @@ import Testing
         let finished = DispatchSemaphore(value: 0)
         let outcome = Recorder<String>()
         let (base, resolver) = resolvedInABlock(on: queue)
-        base.done(on: queue) { _ in firstStarted.signal() }.cauterize()
-        base.done(on: queue) { _ in }.cauterize()
+        base.done(on: queue) { _ in firstStarted.signal() }.ignoreErrors()
+        base.done(on: queue) { _ in }.ignoreErrors()
         // Runs in the block, after both were dispatched: the block ends only once the first
         // handler has started, or the wait times out.
         base.done(on: nil) { _ in
             outcome.append(firstStarted.wait(timeout: .testTimeout) == .success ? "first started" : "timed out")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
@@ -219,17 +219,17 @@ import Testing
         let (base, resolver) = resolvedInABlock(on: queue)
         @Sendable func attachAndWait() {
             let ran = DispatchSemaphore(value: 0)
-            base.map(on: nil) { $0 * 2 }.done(on: nil) { _ in ran.signal() }.cauterize()
+            base.map(on: nil) { $0 * 2 }.done(on: nil) { _ in ran.signal() }.ignoreErrors()
             // Bounded, so that a regression fails instead of hanging the suite.
             events.append(ran.wait(timeout: .testTimeout) == .success ? "ran" : "stuck")
             finished.signal()
         }
         base.done(on: queue) { _ in
             if fromTheTail { attachAndWait() }
-        }.cauterize()
+        }.ignoreErrors()
         if !fromTheTail {
             // A later step of the same block: the cascade of an `on: nil` handler.
-            base.map(on: nil) { $0 }.done(on: nil) { _ in attachAndWait() }.cauterize()
+            base.map(on: nil) { $0 }.done(on: nil) { _ in attachAndWait() }.ignoreErrors()
         }
         resolver.fulfill(1)
 
@@ -250,11 +250,11 @@ import Testing
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
         let (promise, resolver) = resolvedInABlock(on: queue)
-        promise.done(on: queue, flags: serialQueue ? [] : .barrier) { _ in events.append("with flags") }.cauterize()
+        promise.done(on: queue, flags: serialQueue ? [] : .barrier) { _ in events.append("with flags") }.ignoreErrors()
         promise.done(on: queue) { _ in
             events.append("later")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(waited(finished))
@@ -274,8 +274,8 @@ import Testing
         promise.done(on: queue) { _ in
             events.append(cascadeRan.wait(timeout: .testTimeout) == .success ? "saw the cascade" : "timed out")
             finished.signal()
-        }.cauterize()
-        promise.map(on: nil) { $0 }.done(on: nil) { _ in cascadeRan.signal() }.cauterize()
+        }.ignoreErrors()
+        promise.map(on: nil) { $0 }.done(on: nil) { _ in cascadeRan.signal() }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
@@ -295,8 +295,8 @@ import Testing
         }.done(on: queue) { _ in
             events.append("after first")
             finished.signal()
-        }.cauterize()
-        promise.done(on: queue) { _ in events.append("second") }.cauterize()
+        }.ignoreErrors()
+        promise.done(on: queue) { _ in events.append("second") }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(waited(finished))
@@ -310,11 +310,11 @@ import Testing
         let finished = DispatchSemaphore(value: 0)
         let (promise, resolver) = resolvedInABlock(on: queue)
         let cousin = promise.map(on: nil) { $0 }
-        promise.done(on: queue) { _ in firstRan.signal() }.cauterize()
+        promise.done(on: queue) { _ in firstRan.signal() }.ignoreErrors()
         cousin.done(on: queue) { _ in
             events.append(firstRan.wait(timeout: .testTimeout) == .success ? "saw the first" : "timed out")
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(1)
 
         #expect(finished.wait(timeout: .testTimeout + 10) == .success)
@@ -328,18 +328,18 @@ import Testing
         let firing = DispatchSemaphore(value: 0)
         let attached = DispatchSemaphore(value: 0)
         let (promise, resolver) = resolvedInABlock(on: queue)
-        promise.done(on: queue) { _ in events.append("early") }.cauterize()
+        promise.done(on: queue) { _ in events.append("early") }.ignoreErrors()
         // Holds the promise in its firing phase until the other thread has attached.
         promise.done(on: nil) { _ in
             firing.signal()
             _ = attached.wait(timeout: .testTimeout)
-        }.cauterize()
+        }.ignoreErrors()
         Thread.detachNewThread {
             _ = firing.wait(timeout: .testTimeout)
             promise.done(on: queue) { _ in
                 events.append("late")
                 finished.signal()
-            }.cauterize()
+            }.ignoreErrors()
             attached.signal()
         }
         resolver.fulfill(1)
@@ -364,7 +364,7 @@ import Testing
         }.map(on: queue) { value -> Int in
             events.append("step 2")
             return value
-        }.done(on: queue) { _ in finished.signal() }.cauterize()
+        }.done(on: queue) { _ in finished.signal() }.ignoreErrors()
         resolver.fulfill(0)
 
         let inTime = finished.wait(timeout: .testTimeout) == .success
@@ -409,7 +409,7 @@ import Testing
             for _ in 0..<40 {
                 promise = promise.map(on: queue) { _ in LifetimeTracker(counter) }
             }
-            promise.done(on: queue) { _ in finished.signal() }.cauterize()
+            promise.done(on: queue) { _ in finished.signal() }.ignoreErrors()
             resolver.fulfill(LifetimeTracker(counter))
         }
 
@@ -432,7 +432,7 @@ import Testing
         promise.done(on: nil) { value in
             last.value = value
             finished.signal()
-        }.cauterize()
+        }.ignoreErrors()
         resolver.fulfill(0)
 
         #expect(waited(finished))
