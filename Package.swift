@@ -13,7 +13,7 @@ let package = Package(
             dependencies: ["CPledgeThreadLocal"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The one thread-local variable Pledge keeps: a pointer to the thread's run state.
+        // The C Pledge needs: the thread-local pointer to the thread's run state, and the runtime's tryRetain.
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",

@@ -21,4 +21,14 @@ static inline __attribute__((always_inline)) void pledge_set_thread_run_state(vo
     pledge_thread_run_state = state;
 }
 
+/// From the Swift runtime's stable ABI (it backs weak references): takes a strong count on
+/// `object` and returns it, unless the object is being freed (then NULL). Its memory must still
+/// be allocated; Pledge calls it only under a lock that guarantees so (see `EmptyBox.linkWord`).
+extern void *_Nullable swift_tryRetain(void *_Nonnull object);
+
+/// Whether `swift_tryRetain` took a strong count on `object`.
+static inline __attribute__((always_inline)) _Bool pledge_try_retain(void *_Nonnull object) {
+    return swift_tryRetain(object) != 0;
+}
+
 #endif

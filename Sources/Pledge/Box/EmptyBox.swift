@@ -27,7 +27,7 @@ import Synchronization
 /// Not final: ``ChainedBox`` extends it with the operation that resolves it, so that the box of
 /// a chaining operator is also the handler it attaches.
 @usableFromInline
-class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
+class EmptyBox<R: Sendable>: Box<R>, AbandonableTarget, @unchecked Sendable {
     // Safety: `handlers` is read and written only while the lock bit is held; the acquire and
     // release orderings of taking and dropping it order every access (and ThreadSanitizer
     // models them). The dynamic exclusivity check is off because the lock already guarantees
@@ -37,6 +37,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     final var handlers = Handlers()
 
     deinit {
+        // The upstream link is not a reference: it must not be released as the placeholder's
+        // error (see `linkWord`).
+        if isPending { linkWord = 0 }
         // A box freed unsealed (abandoned) still holds the placeholder, whose destruction
         // releases nothing, and its handlers, which own the rest of its chain: those are
         // released iteratively (see `Teardown`). A sealed box has none left.
@@ -49,6 +52,14 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
             // here would recurse after all.
             Teardown.park(consume abandoned)
         }
+    }
+
+    /// The box this one was attached to, as a handler's target, is freed unresolved or has
+    /// taken the handler back: forget it (see ``linkWord``). ``ChainedBox`` also drops its
+    /// operation.
+    @usableFromInline
+    func abandon() {
+        unlink()
     }
 
     /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is

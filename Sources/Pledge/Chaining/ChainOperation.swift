@@ -45,6 +45,18 @@ extension ChainOperation {
         body = nil
     }
 
+    /// ``run(_:into:_:)``, unless the box has been sealed meanwhile, which only cancelling does
+    /// before the operation runs: a cancelled operator never calls its closure. Every handler
+    /// and block that runs an operation goes through here.
+    @inlinable @inline(__always)
+    func runUnlessCancelled(
+        _ result: Result<Input, Error>, into box: consuming Retained<EmptyBox<Result<Output, Error>>>,
+        _ run: inout Run
+    ) -> Step? {
+        guard box.withObject({ $0.isPending }) else { return nil }
+        return self.run(result, into: box, &run)
+    }
+
     @inlinable
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>> {
         let box: EmptyBox<Result<Output, Error>> = pendingBox()

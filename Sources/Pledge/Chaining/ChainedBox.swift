@@ -14,9 +14,7 @@ import Dispatch
 /// This class serves `on: nil` operators, which run inline; ``QueuedChainedBox`` adds the queue
 /// for the others, so that an inline operator's box stays in a smaller malloc size class.
 @usableFromInline
-class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>,
-    AbandonableTarget, @unchecked Sendable
-{
+class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>, @unchecked Sendable {
     // Safety: `operation` is written in `init`, before the box is published. After that it is
     // read and taken (`take()`) only by the box's handler (`receive`, `receiveOnQueue`) and the
     // tail that handler makes, which run once, one after the other, or by `abandon()`: the box
@@ -56,9 +54,11 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
     /// another abandoned chain, whose release would nest. It is parked with ``Teardown``, which
     /// releases it from a loop.
     @usableFromInline
-    final func abandon() {
-        // Safety: called only from the `deinit` of the box this one was attached to, whose
-        // handler never ran; nothing else can reach `operation` then (see above).
+    override final func abandon() {
+        super.abandon()
+        // Safety: called only when the box this one was attached to will never call its
+        // handler (freed unresolved, or the handler was taken back); nothing else can reach
+        // `operation` then (see above).
         let operation = take()
         // Moved, not copied: no reference may stay behind in this frame (see `Teardown`).
         Teardown.park(consume operation)
@@ -74,7 +74,7 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         // (see `Box.chain`), never with `nil`.
         let box = Retained(handedTo: target, as: ChainedBox.self)
         let operation = box.withObject { $0.take() }
-        return operation.run(Source.attached(source).value, into: box.downcast(to: EmptyBox.self), &run)
+        return operation.runUnlessCancelled(Source.attached(source).value, into: box.downcast(to: EmptyBox.self), &run)
     }
 }
 
@@ -114,7 +114,7 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         let (acts, queue) = box.withObject { ($0.operation.acts(on: result), $0.queue) }
         guard acts else {
             let operation = box.withObject { $0.take() }
-            return operation.run(result, into: box.downcast(to: EmptyBox.self), &run)
+            return operation.runUnlessCancelled(result, into: box.downcast(to: EmptyBox.self), &run)
         }
         run.hop(Tail(box: box.erased(), source: Retained(source), body: QueuedChainedBox.tail), to: queue)
         return nil
@@ -134,9 +134,11 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         switch mode {
         case .runInline:
             let operation = box.withObject { $0.take() }
-            return operation.run(input, into: box.downcast(to: EmptyBox.self), &run)
+            return operation.runUnlessCancelled(input, into: box.downcast(to: EmptyBox.self), &run)
         case .dispatch, .dispatchUnshared:
             box.withObject { box in
+                // The input is in hand: the source may go before the block runs.
+                box.unlink()
                 box.queue.run(box.take(), input, into: box, as: mode == .dispatch ? .sharing : .plain(flags: 0))
             }
             return nil

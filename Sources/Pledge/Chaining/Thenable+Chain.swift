@@ -22,7 +22,7 @@ extension Thenable {
         guard let source = _box else { return _attachToForeign(on: queue, flags: flags, operation) }
         // The common inline case first, small enough to inline into every operator.
         if queue == nil, flags == nil, let result = source.settledValue { return operation.settled(result) }
-        return source.chain(on: queue, flags: flags, operation)
+        return source.chain(on: queue, flags: flags, operation, linking: Self.self == Promise<T>.self)
     }
 
     /// ``_chain(on:flags:_:)`` for a thenable outside Pledge: the operation travels in a closure
@@ -68,13 +68,27 @@ extension Thenable {
     /// whose target is `box`, for a promise or a guarantee, and through `pipe(to:)` for any
     /// other thenable. Called inside a run.
     ///
+    /// When this is a promise and `linking` is set, `box` depends on it: `box` links to it as its
+    /// upstream (see ``EmptyBox/linkWord``), so that cancelling `box` cancels this promise when
+    /// nothing else depends on it.
+    ///
     /// - Returns: the step that fires `box`, when it was sealed at once.
     @inlinable
-    func _forward(into box: consuming Retained<EmptyBox<Result<T, Error>>>, _ run: inout Run) -> Step? {
-        if let source = _box { return source.attach(box.object(), Box<Result<T, Error>>.forward, &run) }
-        let box = box.object()
-        pipe { box.resolve($0) }
-        return nil
+    func _forward(into box: consuming Retained<EmptyBox<Result<T, Error>>>, linking: Bool, _ run: inout Run) -> Step? {
+        guard let source = _box else {
+            let box = box.object()
+            pipe { box.resolve($0) }
+            return nil
+        }
+        guard linking, Self.self == Promise<T>.self else {
+            return source.attach(box.object(), Box<Result<T, Error>>.forward, &run)
+        }
+        let object = box.object()
+        object.relink(to: source)
+        let step = source.attach(object, Box<Result<T, Error>>.forward, &run)
+        // Cancelled while being attached: it no longer depends on the source.
+        if !object.isPending { Cancellation.run(from: source, .dependentCancelled(object)) }
+        return step
     }
 
     /// Attaches `function`, which needs no target, so that it runs exactly once, with this
@@ -96,14 +110,19 @@ extension Thenable {
 extension Box {
     /// Attaches `operation` to this box, which backs a promise or a guarantee, and returns the
     /// box of the operator's result (see ``Thenable/_chain(on:flags:_:)``).
+    ///
+    /// `linking` says whether this box backs a promise, which the operator's box then links to
+    /// as its upstream, so that cancelling it can cancel this one (see ``EmptyBox/linkWord``); a
+    /// guarantee's box is never linked to: it cannot be cancelled.
     @inlinable
     final func chain<Operation: ChainOperation>(
-        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation
+        on queue: DispatchQueue?, flags: DispatchWorkItemFlags?, _ operation: Operation, linking: Bool
     ) -> Box<Result<Operation.Output, Error>> where R == Result<Operation.Input, Error> {
         // The operator's box is its own handler's target (one allocation for both).
         if flags == nil {
-            if let queue { return chain(on: queue, operation) }
+            if let queue { return chain(on: queue, operation, linking: linking) }
             let box = ChainedBox(operation)
+            if linking { box.link(to: self) }
             attach(box, ChainedBox<Operation>.receive)
             return box
         }
@@ -111,24 +130,27 @@ extension Box {
             // Flags mean nothing without a queue: report them, then go on as without.
             conf.log(.nilDispatchQueueWithFlags)
             if let result = settledValue { return operation.settled(result) }
-            return chain(on: nil, flags: nil, operation)
+            return chain(on: nil, flags: nil, operation, linking: linking)
         }
         // Flags are rare, so they are not kept in every chained box: the operation travels in
-        // the handler's closure instead.
+        // the handler's closure instead, and the box is the handler's target only so that it
+        // learns when that handler will never run.
         let box: EmptyBox<Result<Operation.Output, Error>> = pendingBox()
-        attach(nil, Box.dispatchingHandler(operation, on: queue, flags: flags, into: box))
+        if linking { box.link(to: self) }
+        attach(box, Box.dispatchingHandler(operation, on: queue, flags: flags, into: box))
         return box
     }
 
     /// The queued half of ``chain(on:flags:_:)``: kept apart so that the inline path stays
     /// small.
     @inlinable
-    final func chain<Operation: ChainOperation>(on queue: consuming DispatchQueue, _ operation: Operation)
+    final func chain<Operation: ChainOperation>(on queue: consuming DispatchQueue, _ operation: Operation, linking: Bool)
         -> Box<Result<Operation.Output, Error>> where R == Result<Operation.Input, Error>
     {
         // `queue` is consumed into the box, so the caller's copy is the box's: a copy here would
         // live to the end of the scope and cost a retain and a release per operator.
         let box = QueuedChainedBox(operation, queue: consume queue)
+        if linking { box.link(to: self) }
         attach(box, QueuedChainedBox<Operation>.receiveOnQueue)
         return box
     }
@@ -148,10 +170,12 @@ extension Box {
         return { _, source, run in
             let result = attached(source).value
             guard let queue, operation.acts(on: result) else {
-                return operation.run(result, into: Retained(box), &run)
+                return operation.runUnlessCancelled(result, into: Retained(box), &run)
             }
             // Counts as the firing box's first hop (see `BlockSharing`).
             run.noteDispatch(to: queue)
+            // The input is in hand: the source may go before the block runs.
+            box.unlink()
             queue.run(operation, result, into: box, as: flags.map { .plain(flags: $0) } ?? .sharing)
             return nil
         }
@@ -170,11 +194,13 @@ func follow<U: Thenable>(_ thenable: U, into box: consuming Retained<EmptyBox<Re
     if let followed = thenable._box, box.withObject({ $0 === followed }) {
         if U.self == Guarantee<U.T>.self {
             conf.log(.guaranteeReturnedSelf)
+            // It follows nothing now.
+            box.withObject { $0.unlink() }
             return nil
         }
         return run.seal(box, with: .failure(PMKError.returnedSelf))
     }
-    return thenable._forward(into: box, &run)
+    return thenable._forward(into: box, linking: true, &run)
 }
 
 /// How a block Pledge dispatches for an operation runs.
@@ -201,12 +227,12 @@ extension DispatchQueue {
         switch kind {
         case .plain(let flags):
             async(flags: DispatchWorkItemFlags(rawValue: flags)) {
-                Trampoline.run { operation.run(result, into: Retained(box), &$0) }
+                Trampoline.run { operation.runUnlessCancelled(result, into: Retained(box), &$0) }
             }
         case .sharing where conf.blocksShare(on: self):
-            async { Trampoline.run(sharingBlocksOn: self) { operation.run(result, into: Retained(box), &$0) } }
+            async { Trampoline.run(sharingBlocksOn: self) { operation.runUnlessCancelled(result, into: Retained(box), &$0) } }
         case .sharing:
-            async { Trampoline.run { operation.run(result, into: Retained(box), &$0) } }
+            async { Trampoline.run { operation.runUnlessCancelled(result, into: Retained(box), &$0) } }
         }
     }
 }

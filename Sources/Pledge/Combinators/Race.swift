@@ -97,7 +97,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
 func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     for thenable in thenables {
-        Trampoline.run { thenable._forward(into: Retained(box), &$0) }
+        Trampoline.run { thenable._forward(into: Retained(box), linking: false, &$0) }
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }

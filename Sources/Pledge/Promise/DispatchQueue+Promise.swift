@@ -15,7 +15,8 @@ extension DispatchQueue {
     ///
     /// `body` runs on this queue, with the given group, quality of service and flags, exactly as
     /// `async(group:qos:flags:execute:)` would run it. The promise is fulfilled with what `body`
-    /// returns, or rejected with the error it throws, on this queue.
+    /// returns, or rejected with the error it throws, on this queue. If the promise is cancelled
+    /// before the block starts (see ``Promise/cancel()``), `body` never runs.
     ///
     /// ```swift
     /// DispatchQueue.global().async(.promise) {
@@ -38,6 +39,8 @@ extension DispatchQueue {
     ) -> Promise<T> {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
         async(group: group, qos: qos, flags: flags) {
+            // Cancelled before the block started: the body never runs.
+            guard box.isPending else { return }
             box.resolve(catching(body))
         }
         return Promise(box: box)

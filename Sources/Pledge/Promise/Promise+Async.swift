@@ -6,9 +6,9 @@ extension Promise {
     /// Linux server, a command-line tool). Every error is thrown, cancellations included: no
     /// ``CatchPolicy`` applies here.
     ///
-    /// If the awaiting task is cancelled first, the wait ends at once with `CancellationError`,
-    /// and the wait leaves nothing attached to the promise; the promise itself is not affected
-    /// and resolves as it would have.
+    /// If the awaiting task is cancelled first, the wait ends at once with `CancellationError`
+    /// and leaves nothing attached to the promise. The waiter counts as a cancelled dependent:
+    /// when nothing else depends on the promise, it is cancelled too (see ``cancel()``).
     ///
     /// ```swift
     /// let user = try await fetchUser(id).async()
@@ -22,15 +22,20 @@ extension Promise {
         let waiter = AsyncWaiter<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard waiter.suspend(continuation) else { return }
+                guard waiter.suspend(continuation) else {
+                    // Cancelled before it could depend on the promise: it withdraws all the same.
+                    Cancellation.run(from: box, .dependentWithdrawn)
+                    return
+                }
                 box.attach(waiter, AsyncWaiter<T>.resume)
                 // A cancellation that came between `suspend` and `attach` could not detach it.
-                if waiter.isFinished { box.detach(waiter) }
+                if waiter.isFinished { Cancellation.run(from: box, .dependentCancelled(waiter)) }
             }
         } onCancel: {
-            // A wait that ends by cancellation leaves nothing on a promise that may stay pending.
+            // A cancelled waiter is a cancelled dependent: it leaves nothing on the promise, and
+            // the promise is cancelled when nothing else depends on it.
             waiter.cancel()
-            box.detach(waiter)
+            Cancellation.run(from: box, .dependentCancelled(waiter))
         }
     }
 
@@ -39,7 +44,9 @@ extension Promise {
     /// The task is unstructured: it inherits the priority and task-local values of the calling
     /// context but not its actor, so `body` runs on the global concurrent executor unless it is
     /// isolated itself. The promise is fulfilled with what `body` returns or rejected with the
-    /// error it throws, on the thread that ran the end of `body`. Nothing cancels the task.
+    /// error it throws, on the thread that ran the end of `body`. Cancelling the promise (see
+    /// ``cancel()``) cancels the task; `body` sees it through `Task.isCancelled` or a throwing
+    /// `Task.checkCancellation()`, and the promise is rejected with ``PMKError/cancelled`` at once.
     ///
     /// ```swift
     /// func fetchUser(id: Int) -> Promise<User> {
@@ -51,13 +58,14 @@ extension Promise {
     public convenience init(task body: @escaping @Sendable () async throws -> T) {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
         self.init(box: box)
-        Task {
+        let task = Task {
             do {
                 box.resolve(.success(try await body()))
             } catch {
                 box.resolve(.failure(error))
             }
         }
+        box.addCancelHook { task.cancel() }
     }
 }
 

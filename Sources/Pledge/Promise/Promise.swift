@@ -52,12 +52,11 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     public init<U: Thenable>(_ bridge: U) where U.T == T {
         if let promise = bridge as? Promise<T> {
             box = promise.box
-        } else if let guarantee = bridge as? Guarantee<T> {
-            box = guarantee.box  // a guarantee's box never fails; sharing it is safe
         } else {
+            // A guarantee's box is not shared: it must never be cancelled through this promise.
             let box: EmptyBox<Result<T, Error>> = pendingBox()
             self.box = box
-            Trampoline.run { bridge._forward(into: Retained(box), &$0) }
+            Trampoline.run { bridge._forward(into: Retained(box), linking: true, &$0) }
         }
     }
 

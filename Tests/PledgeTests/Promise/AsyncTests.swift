@@ -43,9 +43,11 @@ private func comboYield(until flag: Locked<Bool>) async {
         await #expect(throws: CancellationError.self) { try await cancellation.async() }
     }
 
-    @Test func cancellingTheAwaitingTaskEndsTheWaitAndLeavesThePromiseAlone() async throws {
-        // Given a task waiting for a pending promise
+    @Test func cancellingTheAwaitingTaskEndsTheWaitAndCancelsAPromiseNothingElseNeeds() async throws {
+        // Given a task waiting for a pending promise that nothing else depends on
         let (promise, resolver) = Promise<Int>.pending()
+        let hooks = Locked(0)
+        resolver.onCancel { hooks.withLock { $0 += 1 } }
         let started = Locked(false)
         let waiter = Task {
             started.withLock { $0 = true }
@@ -56,17 +58,39 @@ private func comboYield(until flag: Locked<Bool>) async {
         // When the task is cancelled
         waiter.cancel()
 
-        // Then the wait ends with CancellationError while the promise is still pending
+        // Then the wait ends with CancellationError, and the waiter, a cancelled dependent,
+        // took the promise with it
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(promise.isCancelled)
+        #expect(hooks.withLock { $0 } == 1)
+        resolver.fulfill(3)
+        #expect(promise.isCancelled)
+    }
+
+    @Test func cancellingTheAwaitingTaskLeavesAPromiseSomethingElseNeedsGoing() async throws {
+        // Given a promise that a handler depends on, and a task waiting for it
+        let (promise, resolver) = Promise<Int>.pending()
+        let seen = Locked<Int?>(nil)
+        promise.done(on: nil) { value in seen.withLock { $0 = value } }.cauterize()
+        let started = Locked(false)
+        let waiter = Task {
+            started.withLock { $0 = true }
+            return try await promise.async()
+        }
+        await comboYield(until: started)
+
+        // When the task is cancelled
+        waiter.cancel()
+
+        // Then the wait ends, and the promise still resolves as usual
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(promise.isPending)
-
-        // And the promise still resolves as usual
         resolver.fulfill(3)
-        #expect(promise.value == 3)
+        #expect(seen.withLock { $0 } == 3)
         #expect(try await promise.async() == 3)
     }
 
-    @Test func aTaskCancelledBeforeAwaitingThrowsAtOnce() async {
+    @Test func aTaskCancelledBeforeAwaitingThrowsAtOnceAndWithdraws() async {
         let (promise, resolver) = Promise<Int>.pending()
 
         let waiter = Task { () throws -> Int in
@@ -75,8 +99,27 @@ private func comboYield(until flag: Locked<Bool>) async {
         }
 
         await #expect(throws: CancellationError.self) { try await waiter.value }
+        // Nothing else depended on the promise.
+        #expect(promise.isCancelled)
         resolver.fulfill(1)
-        #expect(promise.value == 1)
+        #expect(promise.isCancelled)
+    }
+
+    @Test func cancellingAPromiseFromATaskCancelsTheTask() async {
+        let started = Locked(false)
+        let sawCancellation = Locked(false)
+        let promise = Promise<Int>(task: {
+            started.withLock { $0 = true }
+            while !Task.isCancelled { await Task.yield() }
+            sawCancellation.withLock { $0 = true }
+            throw CancellationError()
+        })
+        await comboYield(until: started)
+
+        promise.cancel()
+
+        #expect(promise.isCancelled)
+        await comboYield(until: sawCancellation)
     }
 
     @Test func aResolvedPromiseGivesItsValueEvenToACancelledTask() async throws {

@@ -1,0 +1,222 @@
+import CPledgeThreadLocal
+
+// Cancelling: the storage half. A pending box remembers the box it depends on (its *upstream*)
+// in its idle value slot, and one locked transition decides whether the box is cancelled. The
+// loop that walks a cancellation up a chain is in Execution/Cancellation.swift.
+
+extension EmptyBox {
+    /// The upstream link: the address of the box this one depends on, or 0. It lives in the
+    /// first word of the value slot, which a pending box does not use (see
+    /// ``pendingPlaceholder()``), so it costs no memory.
+    ///
+    /// The link counts nothing: it is valid while this box is pending and its upstream still
+    /// holds this box's handler, or is firing it. Whoever makes the upstream let go of that
+    /// handler without calling it clears the link first, under this box's lock: the upstream's
+    /// `deinit` (``abandon()``), or this box's handler as it hands its operation to a queue
+    /// (``unlink()``). So, under this box's lock, a non-zero link names memory that is still a
+    /// box, which ``cancelTransition(_:)`` turns into a count with `swift_tryRetain`.
+    ///
+    /// Read and written only while the lock is held, or before the box is published.
+    @inlinable
+    final var linkWord: UInt {
+        @inline(__always) get {
+            // Safety: `Result<T, Error>` keeps its failure payload, the error reference, in its
+            // first word for every `T` (see `pendingPlaceholder()`); while pending, that word is
+            // the placeholder's null error or a link, and nothing else reads it.
+            withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0).load(as: UInt.self) }
+        }
+        @inline(__always) set {
+            // Safety: as above; the word is never released as an error: sealing writes over it
+            // without destroying it, and `deinit` clears it before the value is destroyed.
+            withUnsafeMutablePointer(to: &value) { UnsafeMutableRawPointer($0).storeBytes(of: newValue, as: UInt.self) }
+        }
+    }
+
+    /// Links this box, not yet published, to the box it is about to be attached to.
+    @inlinable @inline(__always)
+    final func link(to upstream: AnyObject) {
+        linkWord = UInt(bitPattern: Unmanaged.passUnretained(upstream).toOpaque())
+    }
+
+    /// Links this published box to `upstream`, the thenable it is about to follow, unless it has
+    /// been sealed (cancelled, say) meanwhile.
+    @inlinable
+    final func relink(to upstream: AnyObject) {
+        let word = lock()
+        if word.phase == BoxPhase.pending { linkWord = UInt(bitPattern: Unmanaged.passUnretained(upstream).toOpaque()) }
+        unlock(word)
+    }
+
+    /// Forgets the upstream: for a handler that has taken its input and hands its operation to
+    /// a queue, after which the upstream may go.
+    @inlinable
+    final func unlink() {
+        let word = lock()
+        if word.phase == BoxPhase.pending { linkWord = 0 }
+        unlock(word)
+    }
+
+    /// The upstream, with a count, unless it is being freed; the caller holds the lock and the
+    /// box is pending.
+    @usableFromInline
+    final func retainedUpstream() -> AnyObject? {
+        let link = linkWord
+        guard let pointer = UnsafeMutableRawPointer(bitPattern: link), pledge_try_retain(pointer) else { return nil }
+        // Safety: under this box's lock a non-zero link names a box whose memory is still
+        // allocated (see `linkWord`); `swift_tryRetain` gave a count only because it is not
+        // being freed, and that count is adopted here.
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// What ``cancelTransition(_:)`` decided.
+    @usableFromInline
+    struct CancelOutcome: ~Copyable {
+        /// The handler taken back, to release after the lock.
+        @usableFromInline var removed: Handler?
+        /// Whether the box was cancelled now.
+        @usableFromInline var cancelled: Bool
+        /// Whether handlers are due: the box is now firing, and the caller must run them.
+        @usableFromInline var due: Bool
+        /// The box this one depended on, with a count, when it was still alive.
+        @usableFromInline var upstream: AnyObject?
+
+        @inlinable
+        init() {
+            removed = nil
+            cancelled = false
+            due = false
+            upstream = nil
+        }
+    }
+
+    /// The one transition behind cancelling. Seals the box with ``PMKError/cancelled`` and
+    /// takes its upstream, if the box is pending and `reason` allows (see ``CancelReason``); for
+    /// ``CancelReason/dependentCancelled(_:)`` it first takes that dependent's handler back.
+    @usableFromInline
+    final func cancelTransition(_ reason: CancelReason) -> CancelOutcome {
+        var outcome = CancelOutcome()
+        guard let cancelled = Self.cancelledValue else { return outcome }
+        var word = lock()
+        let allowed: Bool
+        switch reason {
+        case .cancelled:
+            allowed = true
+        case .dependentCancelled(let target):
+            outcome.removed = handlers.remove(target: target, &word)
+            allowed = outcome.removed != nil && !handlers.hasDependents
+        case .dependentWithdrawn:
+            allowed = !handlers.hasDependents
+        }
+        guard allowed, word.phase == BoxPhase.pending else {
+            unlock(word)
+            return outcome
+        }
+        outcome.upstream = retainedUpstream()
+        // Written over the link, which is not a reference to release (see `linkWord`).
+        // Safety: the lock gives this thread exclusive access to the value slot.
+        withUnsafeMutablePointer(to: &value) { $0.initialize(to: cancelled) }
+        outcome.cancelled = true
+        outcome.due = !handlers.isEmpty
+        word.raw = word.raw & ~BoxPhase.mask | (outcome.due ? BoxPhase.firing : BoxPhase.settled)
+        unlock(word)
+        return outcome
+    }
+
+    /// The value of a cancelled box. `R` is always `Result<T, Error>` (see ``pendingBox()``);
+    /// the box is generic over the whole result only so that its `deinit` needs no metadata,
+    /// hence the cast, made on the cancelling path only.
+    @inlinable
+    static var cancelledValue: R? {
+        (R.self as? any CancellableOutcome.Type)?.cancelledOutcome as? R
+    }
+
+    /// Stores `body` to run if the box is cancelled; runs it at once when the box is cancelled
+    /// already, and drops it when the box ended otherwise.
+    @usableFromInline
+    final func addCancelHook(_ body: @escaping @Sendable () -> Void) {
+        var word = lock()
+        if word.phase == BoxPhase.pending {
+            // Lane 0: only the cancelling thread's loop runs it, never a thread that helps.
+            handlers.append(Handler(target: CancelHook(body), function: CancelHook.fire), lane: 0, &word)
+            unlock(word)
+            return
+        }
+        unlock(word)
+        if Self.isCancellation(value) { body() }
+    }
+
+    /// Whether `value`, a box's `Result`, is a failure whose error is a cancellation.
+    @inlinable
+    static func isCancellation(_ value: R) -> Bool {
+        (value as? any CancellableOutcome)?.isCancelledOutcome ?? false
+    }
+}
+
+/// What the cancelling path needs of a box's value type, `Result<T, Error>`, which an
+/// ``EmptyBox`` only knows as `R`.
+@usableFromInline
+protocol CancellableOutcome {
+    /// A failure with ``PMKError/cancelled``.
+    static var cancelledOutcome: Self { get }
+    /// Whether this is a failure whose error is a cancellation.
+    var isCancelledOutcome: Bool { get }
+}
+
+extension Result: CancellableOutcome where Failure == any Error {
+    @inlinable
+    static var cancelledOutcome: Self { .failure(PMKError.cancelled) }
+
+    @inlinable
+    var isCancelledOutcome: Bool {
+        if case .failure(let error) = self { return error.isCancelled }
+        return false
+    }
+}
+
+/// Why a box may be cancelled.
+@usableFromInline
+enum CancelReason {
+    /// `cancel()` was called on it: it is cancelled if pending.
+    case cancelled
+    /// The dependent whose handler has this target was cancelled: the handler is taken back,
+    /// and the box is cancelled if that was its last dependent.
+    case dependentCancelled(AnyObject)
+    /// A would-be dependent was cancelled before it attached: the box is cancelled if it has no
+    /// dependent.
+    case dependentWithdrawn
+}
+
+/// An `onCancel` body, stored in a box as the target of a handler: it runs when the box ends
+/// cancelled and is dropped otherwise. Not a dependent of the box (see
+/// ``Handlers/hasDependents``).
+@usableFromInline
+final class CancelHook: Sendable {
+    @usableFromInline
+    let body: @Sendable () -> Void
+
+    @usableFromInline
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    /// The handler a hook is attached with.
+    @usableFromInline
+    static let fire: HandlerFunction = { target, box, _ in
+        // Safety: `fire` is only ever attached with a `CancelHook` as target (see
+        // `EmptyBox.addCancelHook(_:)`).
+        let hook = unsafeDowncast((consume target).unsafelyUnwrapped, to: CancelHook.self)
+        if (box as? any CancelNode)?.endedCancelled == true { hook.body() }
+        return nil
+    }
+}
+
+extension Handlers {
+    /// Whether a stored handler is a dependent: anything but an `onCancel` hook.
+    @inlinable
+    var hasDependents: Bool {
+        if function != nil { return !(target is CancelHook) }
+        guard let list else { return false }
+        for case let entry? in list.items[list.head...] where !(entry.target is CancelHook) { return true }
+        return false
+    }
+}
