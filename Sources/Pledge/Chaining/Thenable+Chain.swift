@@ -144,7 +144,9 @@ extension Box {
     /// The queued half of ``chain(on:flags:_:)``: kept apart so that the inline path stays
     /// small.
     @inlinable
-    final func chain<Operation: ChainOperation>(on queue: consuming DispatchQueue, _ operation: Operation, linking: Bool)
+    final func chain<Operation: ChainOperation>(
+        on queue: consuming DispatchQueue, _ operation: Operation, linking: Bool
+    )
         -> Box<Result<Operation.Output, Error>> where R == Result<Operation.Input, Error>
     {
         // `queue` is consumed into the box, so the caller's copy is the box's: a copy here would
@@ -230,7 +232,9 @@ extension DispatchQueue {
                 Trampoline.run { operation.runUnlessCancelled(result, into: Retained(box), &$0) }
             }
         case .sharing where conf.blocksShare(on: self):
-            async { Trampoline.run(sharingBlocksOn: self) { operation.runUnlessCancelled(result, into: Retained(box), &$0) } }
+            async {
+                Trampoline.run(sharingBlocksOn: self) { operation.runUnlessCancelled(result, into: Retained(box), &$0) }
+            }
         case .sharing:
             async { Trampoline.run { operation.runUnlessCancelled(result, into: Retained(box), &$0) } }
         }

@@ -65,6 +65,8 @@ extension Trampoline {
     /// running loop when the thread is nested too deep.
     @usableFromInline
     static func fire<R>(_ box: EmptyBox<R>) {
-        run(on: ThreadRunState.current, { _ in EmptyBox.fireStep(Retained(box)) }, deferred: { EmptyBox.fireStep(Retained(box)) })
+        run(
+            on: ThreadRunState.current, { _ in EmptyBox.fireStep(Retained(box)) },
+            deferred: { EmptyBox.fireStep(Retained(box)) })
     }
 }
