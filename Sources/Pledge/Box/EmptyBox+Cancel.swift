@@ -38,15 +38,6 @@ extension EmptyBox {
         linkWord = UInt(bitPattern: Unmanaged.passUnretained(upstream).toOpaque())
     }
 
-    /// Links this published box to `upstream`, the thenable it is about to follow, unless it has
-    /// been sealed (cancelled, say) meanwhile.
-    @inlinable
-    final func relink(to upstream: AnyObject) {
-        let word = lock()
-        if word.phase == BoxPhase.pending { linkWord = UInt(bitPattern: Unmanaged.passUnretained(upstream).toOpaque()) }
-        unlock(word)
-    }
-
     /// Forgets the upstream: for a handler that has taken its input and hands its operation to
     /// a queue, after which the upstream may go.
     @inlinable

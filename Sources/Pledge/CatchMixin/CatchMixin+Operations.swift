@@ -168,9 +168,12 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
         _ run: inout Run
     ) -> Step? {
         guard let body else { return run.seal(box, with: result) }
-        // The box is the handler's target: the guarantee keeps it until it resolves.
+        // The box is the handler's target: the guarantee keeps it until it resolves. It follows
+        // a guarantee now, which cannot be cancelled.
+        let box = box.object()
+        box.unlink()
         return body().box.attach(
-            box.object(),
+            box,
             { target, _, run in run.seal(Retained(handedTo: target, as: EmptyBox.self), with: result) },
             &run)
     }

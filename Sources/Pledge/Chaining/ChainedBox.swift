@@ -43,6 +43,15 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         return taken
     }
 
+    /// What a handler does instead of running the operation when the box was sealed first,
+    /// which only cancelling does: a cancelled operator never calls its closure. Drops the
+    /// operation now. Kept out of line: rare.
+    @inlinable @inline(never)
+    static func dropCancelled<Box: ChainedBox>(_ box: consuming Retained<Box>) -> Step? {
+        _ = box.withObject { $0.take() }
+        return nil
+    }
+
     /// Drops the operation when the box this one waits on is freed unresolved: the operator's
     /// promise stays pending, but the user's closure and its captures go at once.
     ///
@@ -73,8 +82,9 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         // Safety: `receive` is only ever attached with a `ChainedBox<Operation>` as its target
         // (see `Box.chain`), never with `nil`.
         let box = Retained(handedTo: target, as: ChainedBox.self)
+        guard box.withObject({ $0.isPending }) else { return dropCancelled(box) }
         let operation = box.withObject { $0.take() }
-        return operation.runUnlessCancelled(Source.attached(source).value, into: box.downcast(to: EmptyBox.self), &run)
+        return operation.run(Source.attached(source).value, into: box.downcast(to: EmptyBox.self), &run)
     }
 }
 
@@ -113,8 +123,9 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         let result = Source.attached(source).value
         let (acts, queue) = box.withObject { ($0.operation.acts(on: result), $0.queue) }
         guard acts else {
+            guard box.withObject({ $0.isPending }) else { return dropCancelled(box) }
             let operation = box.withObject { $0.take() }
-            return operation.runUnlessCancelled(result, into: box.downcast(to: EmptyBox.self), &run)
+            return operation.run(result, into: box.downcast(to: EmptyBox.self), &run)
         }
         run.hop(Tail(box: box.erased(), source: Retained(source), body: QueuedChainedBox.tail), to: queue)
         return nil
@@ -133,8 +144,9 @@ final class QueuedChainedBox<Operation: ChainOperation>: ChainedBox<Operation>, 
         let box = box.downcast(to: QueuedChainedBox.self)
         switch mode {
         case .runInline:
+            guard box.withObject({ $0.isPending }) else { return dropCancelled(box) }
             let operation = box.withObject { $0.take() }
-            return operation.runUnlessCancelled(input, into: box.downcast(to: EmptyBox.self), &run)
+            return operation.run(input, into: box.downcast(to: EmptyBox.self), &run)
         case .dispatch, .dispatchUnshared:
             box.withObject { box in
                 // The input is in hand: the source may go before the block runs.

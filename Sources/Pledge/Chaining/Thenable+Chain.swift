@@ -68,27 +68,24 @@ extension Thenable {
     /// whose target is `box`, for a promise or a guarantee, and through `pipe(to:)` for any
     /// other thenable. Called inside a run.
     ///
-    /// When this is a promise and `linking` is set, `box` depends on it: `box` links to it as its
+    /// `linking` says that `box` depends on this thenable, as a `then` or `recover` result does
+    /// on the thenable its closure returned: when this is a promise, `box` links to it as its
     /// upstream (see ``EmptyBox/linkWord``), so that cancelling `box` cancels this promise when
-    /// nothing else depends on it.
+    /// nothing else depends on it; otherwise `box` depends on nothing that can be cancelled.
     ///
     /// - Returns: the step that fires `box`, when it was sealed at once.
     @inlinable
     func _forward(into box: consuming Retained<EmptyBox<Result<T, Error>>>, linking: Bool, _ run: inout Run) -> Step? {
-        guard let source = _box else {
+        guard let source = _box, Self.self == Promise<T>.self, linking else {
             let box = box.object()
-            pipe { box.resolve($0) }
-            return nil
+            if linking { box.unlink() }
+            guard let source = _box else {
+                pipe { box.resolve($0) }
+                return nil
+            }
+            return source.attach(box, Box<Result<T, Error>>.forward, &run)
         }
-        guard linking, Self.self == Promise<T>.self else {
-            return source.attach(box.object(), Box<Result<T, Error>>.forward, &run)
-        }
-        let object = box.object()
-        object.relink(to: source)
-        let step = source.attach(object, Box<Result<T, Error>>.forward, &run)
-        // Cancelled while being attached: it no longer depends on the source.
-        if !object.isPending { Cancellation.run(from: source, .dependentCancelled(object)) }
-        return step
+        return source.attach(linking: box, Box<Result<T, Error>>.forward, &run)
     }
 
     /// Attaches `function`, which needs no target, so that it runs exactly once, with this

@@ -48,6 +48,41 @@ extension Box {
         }
     }
 
+    /// ``attach(_:_:_:)`` for a box that depends on this one from now on, as a `then` result
+    /// does on the promise its closure returned: links `dependent` to this box (see
+    /// ``EmptyBox/linkWord``) and stores its handler here in one step, under `dependent`'s lock,
+    /// so that a thread cancelling `dependent` finds the handler it must take back. When
+    /// `dependent` was sealed (cancelled) before, nothing is attached, and this box is cancelled
+    /// if nothing else depends on it.
+    @inlinable
+    final func attach(
+        linking dependent: consuming Retained<EmptyBox<R>>, _ function: @escaping HandlerFunction, _ run: inout Run
+    ) -> Step? {
+        let dependent = dependent.object()
+        let word = dependent.lock()
+        guard word.phase == BoxPhase.pending else {
+            dependent.unlock(word)
+            Cancellation.run(from: self, .dependentWithdrawn)
+            return nil
+        }
+        dependent.linkWord = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
+        let handler = Handler(target: dependent, function: function)
+        guard phase != BoxPhase.settled else {
+            dependent.unlock(word)
+            return handler.call(with: self, &run)
+        }
+        // Safety: see `attach(_:_:)`. This box's lock is taken inside the dependent's: nothing
+        // takes them the other way round, and no handler runs before both are dropped.
+        let box = unsafeDowncast(self, to: EmptyBox<R>.self)
+        let outcome = box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing)
+        dependent.unlock(word)
+        switch consume outcome {
+        case .stored: return nil
+        case .help: return EmptyBox.helpStep(Retained(box))
+        case .settled(let handler): return handler.call(with: self, &run)
+        }
+    }
+
     /// Takes back the handler attached with `target`, unless it has started: for a waiter that
     /// stops waiting. The handler is released after the box's lock.
     @inlinable
