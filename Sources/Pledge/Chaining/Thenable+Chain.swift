@@ -94,8 +94,8 @@ extension Thenable {
     /// once-only flag, since a type outside Pledge may call its handlers more than once, against
     /// `pipe`'s contract. Called outside any run.
     @inlinable
-    func _pipeOnce(_ function: @escaping HandlerFunction) {
-        if let source = _box { return source.attach(nil, function) }
+    func _pipeOnce(target: (any HandlerTarget)? = nil, _ function: @escaping HandlerFunction) {
+        if let source = _box { return source.attach(target, function) }
         let once = OnceFlag()
         pipe { result in
             // A sealed box of its own carries the result to `function`, which reads it from a box.

@@ -234,7 +234,8 @@ func identity<U: Thenable>(of thenable: U) -> ObjectIdentifier {
 /// Starts a fan-in over every input of an array at once and returns the box it resolves.
 ///
 /// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does;
-/// their outcomes are then ignored. No inputs resolve the box at once with the empty output. A
+/// their outcomes are then ignored. When the returned box is cancelled, so is each input
+/// promise that nothing else depends on. No inputs resolve the box at once with the empty output. A
 /// thenable outside Pledge is first bridged into a promise, which gives it a box.
 @inlinable
 func _fanIn<U: Thenable, Mode: FanInMode>(all inputs: [U], _ mode: Mode.Type) -> EmptyBox<Result<Mode.Output, Error>>
@@ -251,6 +252,11 @@ where Mode.Value == U.T {
         Unmanaged.passUnretained(inputs[index]._box.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
             $0.attach(fanIn, AllFanIn<Mode>.deliver)
         }
+    }
+    // Cancelling the result cancels the promises it waits for that nothing else needs.
+    if U.self == Promise<U.T>.self, fanIn.box.isPending {
+        let links = FanInLinks(target: fanIn, inputs: inputs.map { $0._box.unsafelyUnwrapped })
+        fanIn.box.addCancelHook { links.cancelInputs() }
     }
     return fanIn.box
 }

@@ -79,8 +79,9 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     let pending = RaceTally(thenables.count)
     for thenable in thenables {
         // Once per input, even for a thenable outside Pledge that calls back twice: one input
-        // rejected twice must not count as two.
-        thenable._pipeOnce { _, source, run in
+        // rejected twice must not count as two. The tally is the target, which a cancelled race
+        // takes back.
+        thenable._pipeOnce(target: pending) { _, source, run in
             let result = Box<Result<U.T, Error>>.attached(source).value
             if case .success = result { return run.seal(Retained(box), with: result) }
             guard pending.rejectionIsLast() else { return nil }
@@ -89,6 +90,7 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }
+    cancelInputs(of: box, target: pending, thenables)
     return Promise(box: box)
 }
 
@@ -101,7 +103,17 @@ func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
         // A winner is in: the rest would only be ignored.
         if !box.isPending { break }
     }
+    cancelInputs(of: box, target: box, thenables)
     return box
+}
+
+/// Makes cancelling `box`, a race's result, cancel each input promise (attached with `target`)
+/// that nothing else depends on.
+@inlinable
+func cancelInputs<U: Thenable, R>(of box: EmptyBox<R>, target: AnyObject, _ thenables: [U]) {
+    guard U.self == Promise<U.T>.self, box.isPending else { return }
+    let links = FanInLinks(target: target, inputs: thenables.compactMap { $0._box })
+    box.addCancelHook { links.cancelInputs() }
 }
 
 /// Counts the inputs of `race(fulfilled:)` that have not been rejected yet.

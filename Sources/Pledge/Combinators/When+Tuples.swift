@@ -16,9 +16,12 @@ func _whenTuple<Output: Sendable>(
 ) -> EmptyBox<Result<Output, Error>> {
     let all = _fanIn(all: views, FanInValues.self)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
-    all.attach(nil) { _, all, run in
+    // The box depends on the fan-in, as an operator's does on its input: cancelling it cancels
+    // the fan-in, and so the inputs.
+    box.link(to: all)
+    all.attach(box) { box, all, run in
         run.seal(
-            Retained(box),
+            Retained(handedTo: box, as: EmptyBox<Result<Output, Error>>.self),
             with: Box<Result<[any Sendable], Error>>.attached(all).value.flatMap { values in
                 build(values).map { .success($0) } ?? .failure(PMKError.badInput)
             })

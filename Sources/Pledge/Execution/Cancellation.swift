@@ -1,3 +1,5 @@
+import CPledgeThreadLocal
+
 // Cancelling: the execution half. One loop walks a cancellation up a chain, one box at a time,
 // so that cancelling the end of a chain of any length does not grow the stack.
 
@@ -68,5 +70,56 @@ extension Trampoline {
         run(
             on: ThreadRunState.current, { _ in EmptyBox.fireStep(Retained(box)) },
             deferred: { EmptyBox.fireStep(Retained(box)) })
+    }
+}
+
+/// What a `when` or `race` keeps to cancel its inputs when its own promise is cancelled: the
+/// input promises' boxes and the target their handlers were attached with, each by an unowned
+/// count, which keeps the memory of an object without keeping it alive (so an input that can
+/// never resolve is still freed when nothing else holds it).
+///
+/// Kept as an `onCancel` hook of the fan-in's box (see ``EmptyBox/addCancelHook(_:)``): it
+/// runs, on the cancelling thread, only if that box is cancelled, and goes with the hook
+/// otherwise.
+@usableFromInline
+final class FanInLinks: @unchecked Sendable {
+    // Safety: immutable after `init`. Every pointer carries an unowned count taken in `init` and
+    // given back in `deinit`, so its memory stays allocated while this object lives, and
+    // `swift_tryRetain` may be called on it.
+    @usableFromInline let target: UnsafeMutableRawPointer
+    @usableFromInline let inputs: [UnsafeMutableRawPointer]
+
+    /// Keeps `inputs`, the boxes of promises that `target`'s handlers are attached to.
+    @usableFromInline
+    init(target: AnyObject, inputs: [AnyObject]) {
+        self.target = Self.unowned(target)
+        self.inputs = inputs.map(Self.unowned)
+    }
+
+    deinit {
+        pledge_unowned_release(target)
+        for input in inputs { pledge_unowned_release(input) }
+    }
+
+    private static func unowned(_ object: AnyObject) -> UnsafeMutableRawPointer {
+        let pointer = Unmanaged.passUnretained(object).toOpaque()
+        pledge_unowned_retain(pointer)
+        return pointer
+    }
+
+    /// The object, with a strong count, unless it is being freed or was.
+    private static func alive(_ pointer: UnsafeMutableRawPointer) -> AnyObject? {
+        guard pledge_try_retain(pointer) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+    }
+
+    /// The fan-in was cancelled: each input still alive loses the fan-in as a dependent, and is
+    /// cancelled when that was its last one.
+    @usableFromInline
+    func cancelInputs() {
+        guard let target = Self.alive(target) else { return }
+        for input in inputs {
+            if let input = Self.alive(input) { Cancellation.run(from: input, .dependentCancelled(target)) }
+        }
     }
 }

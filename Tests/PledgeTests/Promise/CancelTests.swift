@@ -430,3 +430,100 @@ import Testing
         withExtendedLifetime((resolver, end, queued)) {}
     }
 }
+
+/// Cancelling the promise of a `when` or a `race` cancels its inputs that nothing else needs.
+@Suite struct CancelCombinatorTests {
+    private static func producers(_ count: Int) -> ([Promise<Int>], [Resolver<Int>], Locked<Int>) {
+        let hooks = Locked(0)
+        let pending = (0..<count).map { _ in Promise<Int>.pending() }
+        for (_, resolver) in pending { resolver.onCancel { hooks.withLock { $0 += 1 } } }
+        return (pending.map(\.promise), pending.map(\.resolver), hooks)
+    }
+
+    @Test func cancellingWhenFulfilledCancelsItsPendingInputs() {
+        let (promises, resolvers, hooks) = Self.producers(3)
+        resolvers[1].fulfill(1)
+        let all = when(fulfilled: promises)
+
+        all.cancel()
+
+        #expect(all.isCancelled)
+        #expect(promises[0].isCancelled && promises[2].isCancelled)
+        #expect(promises[1].value == 1)
+        #expect(hooks.withLock { $0 } == 2)
+    }
+
+    @Test func anInputSomethingElseNeedsKeepsGoing() {
+        let (promises, resolvers, _) = Self.producers(2)
+        let other = promises[0].map(on: nil) { $0 * 10 }
+        let all = when(fulfilled: promises)
+
+        all.cancel()
+
+        #expect(promises[0].isPending)
+        #expect(promises[1].isCancelled)
+        resolvers[0].fulfill(2)
+        #expect(other.value == 20)
+    }
+
+    @Test func cancellingATupleWhenCancelsItsInputsThroughTheirOperators() {
+        let (numbers, numberResolver) = Promise<Int>.pending()
+        let (words, wordResolver) = Promise<String>.pending()
+        let hooks = Atomic<Int>(0)
+        numberResolver.onCancel { hooks.add(1, ordering: .relaxed) }
+        wordResolver.onCancel { hooks.add(1, ordering: .relaxed) }
+        let both = when(fulfilled: numbers, words)
+
+        both.cancel()
+
+        #expect(numbers.isCancelled && words.isCancelled)
+        #expect(hooks.load(ordering: .relaxed) == 2)
+    }
+
+    @Test func cancellingARaceCancelsEveryInput() {
+        let (promises, _, hooks) = Self.producers(3)
+        let first = race(promises)
+        let (fulfilledPromises, _, fulfilledHooks) = Self.producers(3)
+        let firstFulfilled = race(fulfilled: fulfilledPromises)
+
+        first.cancel()
+        firstFulfilled.cancel()
+
+        #expect(promises.allSatisfy { $0.isCancelled })
+        #expect(fulfilledPromises.allSatisfy { $0.isCancelled })
+        #expect(hooks.withLock { $0 } == 3)
+        #expect(fulfilledHooks.withLock { $0 } == 3)
+    }
+
+    @Test func aWhenOverGuaranteesIsNotCancelledThroughTheGuarantees() {
+        let (guarantee, seal) = Guarantee<Int>.pending()
+        let all = when(fulfilled: [Promise(guarantee)])
+
+        all.cancel()
+
+        #expect(guarantee.isPending)
+        seal(1)
+        #expect(guarantee.value == 1)
+    }
+
+    @Test func aWhenWhoseInputsAreAbandonedIsFreedAndCancellingItIsHarmless() {
+        let counter = LifetimeCounter()
+        var all: Promise<[Int]>? = nil
+        do {
+            let (promise, _) = Promise<Int>.pending()
+            let tracker = LifetimeTracker(counter)
+            all = when(fulfilled: [
+                promise.map(on: nil) { value in
+                    tracker.touch()
+                    return value
+                }
+            ])
+        }
+        // The input's resolver is gone: nothing can resolve it; cancelling must not touch freed
+        // memory.
+        all?.cancel()
+        #expect(all?.isCancelled == true)
+        all = nil
+        #expect(counter.alive == 0)
+    }
+}
