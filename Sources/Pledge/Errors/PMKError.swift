@@ -34,6 +34,13 @@ public enum PMKError: Error, Sendable, Equatable {
     /// Every promise given to `race(fulfilled:)` rejected.
     case noWinner
 
+    /// The thenable given to `timeout` did not settle in time.
+    case timedOut
+
+    /// The closure given to `validate` returned `false`. Carries a rendering of the value it
+    /// rejected and of that value's type.
+    case validationFailed(_ value: String, _ type: String)
+
     /// Makes a ``compactMap(_:_:)`` error that describes `value`.
     @inlinable
     public static func compactMapFailure<Value>(_ value: Value) -> PMKError {
@@ -59,6 +66,10 @@ extension PMKError: CustomStringConvertible, CustomDebugStringConvertible {
             return "The first or last element was requested for an empty sequence."
         case .noWinner:
             return "All thenables passed to race(fulfilled:) were rejected."
+        case .timedOut:
+            return "The operation timed out: it did not settle within the time allowed."
+        case .validationFailed(let value, let type):
+            return "The value \(value) of type \(type) failed validation: the check returned false."
         }
     }
 
@@ -72,6 +83,8 @@ extension PMKError: CustomStringConvertible, CustomDebugStringConvertible {
         case .compactMap: return "PMKError.compactMap: \(description)"
         case .emptySequence: return "PMKError.emptySequence: \(description)"
         case .noWinner: return "PMKError.noWinner: \(description)"
+        case .timedOut: return "PMKError.timedOut: \(description)"
+        case .validationFailed: return "PMKError.validationFailed: \(description)"
         }
     }
 }

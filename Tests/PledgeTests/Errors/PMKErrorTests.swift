@@ -4,7 +4,7 @@ import Testing
 @Suite struct PMKErrorTests {
     static let allCases: [PMKError] = [
         .invalidCallingConvention, .returnedSelf, .badInput, .cancelled, .compactMap("1", "Swift.Int"),
-        .emptySequence, .noWinner,
+        .emptySequence, .noWinner, .timedOut, .validationFailed("1", "Swift.Int"),
     ]
 
     @Test(arguments: allCases)
@@ -31,6 +31,8 @@ import Testing
         #expect(PMKError.compactMap("1", "Swift.Int").debugDescription.hasPrefix("PMKError.compactMap"))
         #expect(PMKError.emptySequence.debugDescription.hasPrefix("PMKError.emptySequence"))
         #expect(PMKError.noWinner.debugDescription.hasPrefix("PMKError.noWinner"))
+        #expect(PMKError.timedOut.debugDescription.hasPrefix("PMKError.timedOut"))
+        #expect(PMKError.validationFailed("1", "Swift.Int").debugDescription.hasPrefix("PMKError.validationFailed"))
     }
 
     @Test func compactMapFailureDescribesTheValueAndItsType() {
@@ -44,6 +46,14 @@ import Testing
     @Test func compactMapErrorsWithDifferentValuesAreDifferent() {
         #expect(PMKError.compactMap("1", "Swift.Int") != PMKError.compactMap("2", "Swift.Int"))
         #expect(PMKError.compactMap("1", "Swift.Int") != PMKError.compactMap("1", "Swift.String"))
+    }
+
+    @Test func validationFailedDescribesTheValueAndItsType() {
+        let error = PMKError.validationFailed("[1, 2]", "Swift.Array<Swift.Int>")
+
+        #expect(error.description.contains("[1, 2]"))
+        #expect(error.description.contains("Swift.Array<Swift.Int>"))
+        #expect(error != PMKError.validationFailed("[1]", "Swift.Array<Swift.Int>"))
     }
 
     @Test func onlyCancelledIsACancellation() {
