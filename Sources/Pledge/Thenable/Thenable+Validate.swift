@@ -1,0 +1,34 @@
+import Dispatch
+
+extension Thenable {
+    /// Checks the value: passes it on when `isValid` returns `true`, and rejects the result with
+    /// ``PMKError/validationFailed(_:_:)`` when it returns `false`.
+    ///
+    /// `isValid` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) once
+    /// this thenable is fulfilled. A rejection skips it and rejects the result with the same
+    /// error, without dispatching; a throw rejects the result with the thrown error. The
+    /// ``PMKError/validationFailed(_:_:)`` error carries `String(describing:)` of the value and
+    /// `String(reflecting:)` of its type.
+    ///
+    /// ```swift
+    /// fetchStatusCode().validate { (200..<300).contains($0) }.done { _ in … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - on: The queue `isValid` runs on; `nil` runs it inline.
+    ///   - flags: Dispatch flags for the work item; ignored (and logged) with `on: nil`.
+    ///   - isValid: Gets the value and says whether it may pass.
+    /// - Returns: A promise of the same value, once it has passed the check.
+    @inlinable
+    public func validate(
+        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        _ isValid: @escaping @Sendable (T) throws -> Bool
+    ) -> Promise<T> {
+        map(on: on, flags: flags) { value in
+            guard try isValid(value) else {
+                throw PMKError.validationFailed(String(describing: value), String(reflecting: T.self))
+            }
+            return value
+        }
+    }
+}
