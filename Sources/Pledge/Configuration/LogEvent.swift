@@ -32,7 +32,10 @@ public enum LogEvent: Sendable {
 
     /// A function whose result cannot fail (a guarantee) was given input it cannot use, such as
     /// `race()` with no guarantees or `after(seconds: .nan)`. A promise would be rejected with
-    /// ``PMKError/badInput``; here the message says what the call did instead.
+    /// ``PMKError/badInput``; here the message says what the call did instead. The time
+    /// operators (`timeout`, `delay`, `retry`) log it too when they reject with
+    /// ``PMKError/badInput``, since a NaN interval or a count below one is a bug worth seeing
+    /// even where the rejection is handled.
     case badInput(String)
 }
 
