@@ -3,17 +3,6 @@ import Pledge
 
 // Helpers for the tests of the time operators (`timeout`, `delay`, `retry`, `Backoff`).
 
-/// Whether the cancellation engine propagates a cancellation upstream: a promise whose only
-/// dependent is cancelled is cancelled too. Tests that only hold with propagation are enabled by
-/// this, so that they run as soon as the engine does it.
-let cancellationPropagates: Bool = {
-    let (head, resolver) = Promise<Int>.pending()
-    head.map(on: nil) { $0 }.cancel()
-    let propagated = head.isCancelled
-    resolver.fulfill(0)  // leaves nothing pending either way
-    return propagated
-}()
-
 /// The uptime now, in nanoseconds.
 func timeNow() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds

@@ -100,7 +100,7 @@ extension TimeTests {
             #expect(delayed.isCancelled)
         }
 
-        @Test(.enabled(if: cancellationPropagates, "needs the cancellation engine's propagation"))
+        @Test
         func cancellingWhileThePromiseIsPendingCancelsAPromiseNothingElseDependsOn() {
             let (head, _) = Promise<Int>.pending()
 

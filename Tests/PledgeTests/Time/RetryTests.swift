@@ -215,7 +215,7 @@ extension TimeTests {
             #expect(calls.value == 1)
         }
 
-        @Test(.enabled(if: cancellationPropagates, "needs the cancellation engine's propagation"))
+        @Test
         func cancellingTheResultCancelsTheAttemptInFlight() {
             let (attempt, _) = Promise<Int>.pending()
             let result = retry { attempt }
