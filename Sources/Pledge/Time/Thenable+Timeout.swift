@@ -107,8 +107,9 @@ private final class TimeoutRace<T: Sendable>: Sendable {
     func expire() {
         guard let (link, timer) = finish() else { return }
         timer?.cancel()
-        resolver.reject(PMKError.timedOut)
+        // Upstream first, so that whoever sees the timeout sees `self` cancelled already.
         link.cancel()
+        resolver.reject(PMKError.timedOut)
     }
 
     /// The result was cancelled: stop the timer and stop depending on the link.
