@@ -18,6 +18,7 @@ enum PledgeBench {
             ("fan-in", FanInWorkloads.benchmarks(scale)),
             ("contention", ContentionWorkloads.benchmarks(scale)),
             ("memory", MemoryWorkloads.benchmarks(scale)),
+            ("cancel", CancelWorkloads.benchmarks(scale)),
             ("google", GooglePromisesWorkloads.benchmarks(scale)),
         ]
         return families.flatMap { family, benchmarks in
@@ -69,6 +70,7 @@ enum PledgeBench {
         case "w3": queueHopSteps(count)
         case "w4": fanInElements(count)
         case "then": thenFollowIterations(count)
+        case "cancel": cancelChainIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

@@ -10,8 +10,8 @@
 // and each baseline's or reference's "Pledge/this" ratio.
 //
 // Options (also in `--help`):
-//   --filter TEXT      only benchmarks whose id (W1..W6, G1..G4), family (chain, queue, fan-in,
-//                      contention, memory, google) or workload names contain TEXT, ignoring case
+//   --filter TEXT      only benchmarks whose id (W1..W7, G1..G4), family (chain, queue, fan-in,
+//                      contention, memory, cancel, google) or workload names contain TEXT, ignoring case
 //   --repetitions N    samples per workload after one warm-up sample (default 10; 3 with --quick)
 //   --quick            CI smoke run: small sizes, 3 repetitions, a few seconds in all
 //   --json FILE        write machine-readable results: per workload its id, name, unit, median,

@@ -34,7 +34,7 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w3", "w4", "then"]
+    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel"]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -89,7 +89,7 @@ struct Options {
 
     static let usage =
         "usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--json FILE] "
-        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4|then N] [--help]"
+        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4|then|cancel N] [--help]"
 
     static let help = """
         pledge-bench: Pledge's benchmarks. Build and run in release mode:
@@ -105,8 +105,8 @@ struct Options {
         that row's (above 1: Pledge is slower or bigger).
 
         Options:
-          --filter TEXT      only benchmarks whose id (W1..W6, G1..G4), family (chain, queue,
-                             fan-in, contention, memory, google) or workload names contain
+          --filter TEXT      only benchmarks whose id (W1..W7, G1..G4), family (chain, queue,
+                             fan-in, contention, memory, cancel, google) or workload names contain
                              TEXT, ignoring case
           --repetitions N    samples per workload, after one warm-up sample
                              (default \(defaultRepetitions); \(quickRepetitions) with --quick)

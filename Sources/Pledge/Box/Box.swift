@@ -57,8 +57,44 @@ enum BoxPhase {
 /// state is a 32-bit word, so that it starts on a 4-byte boundary: a `Result`'s tag byte is then
 /// loaded as part of a 32-bit word that does not overlap the state, and reading a freshly sealed
 /// value does not stall on the store that unlocked the box.
+/// The root of every box, whatever its value type: what the cancelling path and a dying box's
+/// `deinit` call on a box they know only as an object. No stored properties, so a ``Box``'s own
+/// fields start right after the object header. Every method does nothing here; ``EmptyBox``
+/// overrides them.
 @usableFromInline
-class Box<R: Sendable>: @unchecked Sendable {
+class AnyBox: @unchecked Sendable {
+    // Safety: no state of its own.
+
+    @usableFromInline
+    init() {}
+
+    /// Cancels the box as `reason` allows and runs its handlers; hands back the box it
+    /// depended on when that one may be cancelled in turn (see ``Cancellation``).
+    @usableFromInline
+    func cancelStep(_ reason: CancelReason) -> AnyBox? { nil }
+
+    /// The box this one depends on, with a count, while this one is pending and that one lives.
+    @usableFromInline
+    func takeUpstream() -> AnyBox? { nil }
+
+    /// Whether the box is sealed with a cancellation.
+    @usableFromInline
+    var endedCancelled: Bool { false }
+
+    /// The box this one was attached to, as a handler's target, will never call that handler
+    /// (it was freed unresolved, or took the handler back): let go of what was kept for it.
+    @usableFromInline
+    func abandon() {}
+
+    /// The box this one was attached to took its handler back because this box was cancelled:
+    /// let go of what was kept for that handler, now. Unlike ``abandon()``, not called from a
+    /// `deinit`, so what is released here may release more.
+    @usableFromInline
+    func withdrawn() {}
+}
+
+@usableFromInline
+class Box<R: Sendable>: AnyBox, @unchecked Sendable {
     // Safety: `value` is written only while the state is `pending` and its lock bit is held
     // (see `EmptyBox`), or in `init`, before the box is published. The write is published by the
     // release store that ends `pending`; every reader first loads the state with acquire
@@ -87,6 +123,7 @@ class Box<R: Sendable>: @unchecked Sendable {
         #if DEBUG
             ledger = LiveObjectLedger.enrolBox()
         #endif
+        super.init()
     }
 
     #if DEBUG

@@ -50,34 +50,13 @@ extension EmptyBox {
     /// The upstream, with a count, unless it is being freed; the caller holds the lock and the
     /// box is pending.
     @usableFromInline
-    final func retainedUpstream() -> AnyObject? {
+    final func retainedUpstream() -> AnyBox? {
         let link = linkWord
         guard let pointer = UnsafeMutableRawPointer(bitPattern: link), pledge_try_retain(pointer) else { return nil }
         // Safety: under this box's lock a non-zero link names a box whose memory is still
         // allocated (see `linkWord`); `swift_tryRetain` gave a count only because it is not
         // being freed, and that count is adopted here.
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
-    }
-
-    /// What ``cancelTransition(_:)`` decided.
-    @usableFromInline
-    struct CancelOutcome: ~Copyable {
-        /// The handler taken back, to release after the lock.
-        @usableFromInline var removed: Handler?
-        /// Whether the box was cancelled now.
-        @usableFromInline var cancelled: Bool
-        /// Whether handlers are due: the box is now firing, and the caller must run them.
-        @usableFromInline var due: Bool
-        /// The box this one depended on, with a count, when it was still alive.
-        @usableFromInline var upstream: AnyObject?
-
-        @inlinable
-        init() {
-            removed = nil
-            cancelled = false
-            due = false
-            upstream = nil
-        }
+        return Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue()
     }
 
     /// The one transition behind cancelling. Seals the box with ``PMKError/cancelled`` and
@@ -86,7 +65,6 @@ extension EmptyBox {
     @usableFromInline
     final func cancelTransition(_ reason: CancelReason) -> CancelOutcome {
         var outcome = CancelOutcome()
-        guard let cancelled = Self.cancelledValue else { return outcome }
         var word = lock()
         let allowed: Bool
         switch reason {
@@ -103,22 +81,15 @@ extension EmptyBox {
             return outcome
         }
         outcome.upstream = retainedUpstream()
-        // Written over the link, which is not a reference to release (see `linkWord`).
-        // Safety: the lock gives this thread exclusive access to the value slot.
-        withUnsafeMutablePointer(to: &value) { $0.initialize(to: cancelled) }
+        // The placeholder is a failure already: writing the error into its first word, over the
+        // link (not a reference to release, see `linkWord`), makes the value
+        // `.failure(PMKError.cancelled)`. The lock gives this thread exclusive access to it.
+        linkWord = CancelledError.word()
         outcome.cancelled = true
         outcome.due = !handlers.isEmpty
         word.raw = word.raw & ~BoxPhase.mask | (outcome.due ? BoxPhase.firing : BoxPhase.settled)
         unlock(word)
         return outcome
-    }
-
-    /// The value of a cancelled box. `R` is always `Result<T, Error>` (see ``pendingBox()``);
-    /// the box is generic over the whole result only so that its `deinit` needs no metadata,
-    /// hence the cast, made on the cancelling path only.
-    @inlinable
-    static var cancelledValue: R? {
-        (R.self as? any CancellableOutcome.Type)?.cancelledOutcome as? R
     }
 
     /// Stores `body` to run if the box is cancelled; runs it at once when the box is cancelled
@@ -133,13 +104,45 @@ extension EmptyBox {
             return
         }
         unlock(word)
-        if Self.isCancellation(value) { body() }
+        if endedCancelled { body() }
     }
 
     /// Whether `value`, a box's `Result`, is a failure whose error is a cancellation.
     @inlinable
     static func isCancellation(_ value: R) -> Bool {
         (value as? any CancellableOutcome)?.isCancelledOutcome ?? false
+    }
+}
+
+/// ``PMKError/cancelled`` as the one word an `any Error` is, for writing into a pending box's
+/// placeholder (see ``EmptyBox/cancelTransition(_:)``): no cast to the box's value type needed.
+@usableFromInline
+enum CancelledError {
+    /// The error, made once and never freed.
+    static let error: any Error = PMKError.cancelled
+
+    /// The error's word: the address of the object `any Error` refers to.
+    static let bits: UInt = {
+        // Safety: `any Error` is one reference to a heap object, as `CancelLayoutTests` pins;
+        // `error` keeps it alive for good.
+        UInt(bitPattern: unsafeBitCast(error, to: UnsafeMutableRawPointer.self))
+    }()
+
+    /// The error's word, with a count for the box it is written into.
+    @usableFromInline
+    static func word() -> UInt {
+        // Safety: the count taken here becomes the box's, whose value gives it back when it is
+        // destroyed.
+        _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped).retain()
+        return bits
+    }
+
+    /// Whether `word`, the first word of a sealed box's value, is this very error: the box was
+    /// cancelled by ``EmptyBox/cancelTransition(_:)``, not rejected by its producer with some
+    /// cancellation error of its own.
+    @usableFromInline
+    static func isWritten(_ word: UInt) -> Bool {
+        word == bits
     }
 }
 
@@ -161,6 +164,27 @@ extension Result: CancellableOutcome where Failure == any Error {
     var isCancelledOutcome: Bool {
         if case .failure(let error) = self { return error.isCancelled }
         return false
+    }
+}
+
+/// What ``cancelTransition(_:)`` decided.
+@usableFromInline
+struct CancelOutcome: ~Copyable {
+    /// The handler taken back, to release after the lock.
+    @usableFromInline var removed: Handler?
+    /// Whether the box was cancelled now.
+    @usableFromInline var cancelled: Bool
+    /// Whether handlers are due: the box is now firing, and the caller must run them.
+    @usableFromInline var due: Bool
+    /// The box this one depended on, with a count, when it was still alive.
+    @usableFromInline var upstream: AnyBox?
+
+    @inlinable
+    init() {
+        removed = nil
+        cancelled = false
+        due = false
+        upstream = nil
     }
 }
 
@@ -196,7 +220,8 @@ final class CancelHook: Sendable {
         // Safety: `fire` is only ever attached with a `CancelHook` as target (see
         // `EmptyBox.addCancelHook(_:)`).
         let hook = unsafeDowncast((consume target).unsafelyUnwrapped, to: CancelHook.self)
-        if (box as? any CancelNode)?.endedCancelled == true { hook.body() }
+        // Safety: a handler is called with the box it was attached to.
+        if unsafeDowncast(box, to: AnyBox.self).endedCancelled { hook.body() }
         return nil
     }
 }

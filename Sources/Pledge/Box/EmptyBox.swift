@@ -27,7 +27,7 @@ import Synchronization
 /// Not final: ``ChainedBox`` extends it with the operation that resolves it, so that the box of
 /// a chaining operator is also the handler it attaches.
 @usableFromInline
-class EmptyBox<R: Sendable>: Box<R>, AbandonableTarget, @unchecked Sendable {
+class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     // Safety: `handlers` is read and written only while the lock bit is held; the acquire and
     // release orderings of taking and dropping it order every access (and ThreadSanitizer
     // models them). The dynamic exclusivity check is off because the lock already guarantees
@@ -54,11 +54,28 @@ class EmptyBox<R: Sendable>: Box<R>, AbandonableTarget, @unchecked Sendable {
         }
     }
 
-    /// The box this one was attached to, as a handler's target, is freed unresolved or has
-    /// taken the handler back: forget it (see ``linkWord``). ``ChainedBox`` also drops its
-    /// operation.
     @usableFromInline
-    func abandon() {
+    override final func cancelStep(_ reason: CancelReason) -> AnyBox? {
+        cancelAndFire(reason)
+    }
+
+    @usableFromInline
+    override final func takeUpstream() -> AnyBox? {
+        lockedUpstream()
+    }
+
+    /// Whether the box was cancelled: sealed by ``cancelTransition(_:)``, not rejected by its
+    /// producer with a cancellation error of its own.
+    @usableFromInline
+    override final var endedCancelled: Bool {
+        // Safety: once sealed, the value never changes; its first word is the error reference
+        // when it is a failure, and is compared, not used, otherwise.
+        phase != BoxPhase.pending && CancelledError.isWritten(linkWord) && Self.isCancellation(value)
+    }
+
+    /// Forgets the upstream (see ``linkWord``); ``ChainedBox`` also drops its operation.
+    @usableFromInline
+    override func abandon() {
         unlink()
     }
 

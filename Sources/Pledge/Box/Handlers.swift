@@ -137,15 +137,15 @@ struct Handlers {
         return Handler(target: entry.target, function: entry.function)
     }
 
-    /// Tells every target that keeps something for its handler (see ``AbandonableTarget``) that
+    /// Tells every target that keeps something for its handler (a box: see ``AnyBox/abandon()``) that
     /// the handler will never run. Only the `deinit` of an abandoned box calls it.
     @inlinable
     func abandonTargets() {
         if function != nil {
-            (target as? any AbandonableTarget)?.abandon()
+            (target as? AnyBox)?.abandon()
         } else if let list {
             for case let handler? in list.items[list.head...] {
-                (handler.target as? any AbandonableTarget)?.abandon()
+                (handler.target as? AnyBox)?.abandon()
             }
         }
     }
@@ -265,12 +265,4 @@ final class HandlerList: @unchecked Sendable {
         }
         return nil
     }
-}
-
-/// A handler target that keeps something only for its handler's call: told when the box it
-/// waits on is freed unresolved, so that it can let go at once.
-@usableFromInline
-protocol AbandonableTarget: AnyObject {
-    /// The handler this target was attached with will never be called.
-    func abandon()
 }

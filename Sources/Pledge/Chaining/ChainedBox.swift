@@ -52,6 +52,13 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
         return nil
     }
 
+    @usableFromInline
+    override final func withdrawn() {
+        // Safety: the source took this box's handler back, under its lock, so nothing else can
+        // reach `operation` now (see above).
+        _ = take()
+    }
+
     /// Drops the operation when the box this one waits on is freed unresolved: the operator's
     /// promise stays pending, but the user's closure and its captures go at once.
     ///

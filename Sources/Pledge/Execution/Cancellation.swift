@@ -3,44 +3,30 @@ import CPledgeThreadLocal
 // Cancelling: the execution half. One loop walks a cancellation up a chain, one box at a time,
 // so that cancelling the end of a chain of any length does not grow the stack.
 
-/// A box as the cancelling loop sees it, whatever its value type.
-@usableFromInline
-protocol CancelNode: AnyObject {
-    /// Cancels the box as ``EmptyBox/cancelTransition(_:)`` decides, runs its handlers
-    /// (its `onCancel` hooks, and the dependents that learn of the cancellation), and hands back
-    /// the box it depended on, when that one may be cancelled in turn.
-    func cancelStep(_ reason: CancelReason) -> AnyObject?
-
-    /// Whether the box is sealed with a cancellation.
-    var endedCancelled: Bool { get }
-
-    /// The box this one depends on, with a count, while this one is pending and it is alive.
-    func takeUpstream() -> AnyObject?
-}
-
 @usableFromInline
 enum Cancellation {
-    /// Cancels `node` as `reason` allows (see ``CancelReason``), then, from a loop, each box
+    /// Cancels `box` as `reason` allows (see ``CancelReason``), then, from a loop, each box
     /// upstream whose every dependent is now cancelled.
     @usableFromInline
-    static func run(from node: AnyObject, _ reason: CancelReason) {
-        var current: AnyObject? = node
+    static func run(from box: AnyBox, _ reason: CancelReason) {
+        var current: AnyBox? = box
         var reason = reason
-        while let box = current as? any CancelNode {
+        while let box = current {
             current = box.cancelStep(reason)
             reason = .dependentCancelled(box)
         }
     }
 }
 
-extension EmptyBox: CancelNode {
+extension EmptyBox {
+    /// ``AnyBox/cancelStep(_:)``: the transition, then what it says to do, after the lock.
     @usableFromInline
-    final func cancelStep(_ reason: CancelReason) -> AnyObject? {
+    final func cancelAndFire(_ reason: CancelReason) -> AnyBox? {
         var outcome = cancelTransition(reason)
         if let removed = outcome.removed.take() {
             // Its handler will never run: let the dependent drop what it kept for it. Released
             // here, after the lock.
-            (removed.target as? any AbandonableTarget)?.abandon()
+            (removed.target as? AnyBox)?.withdrawn()
             _ = consume removed
         }
         guard outcome.cancelled else { return nil }
@@ -48,17 +34,13 @@ extension EmptyBox: CancelNode {
         return outcome.upstream
     }
 
+    /// ``AnyBox/takeUpstream()``.
     @usableFromInline
-    final func takeUpstream() -> AnyObject? {
+    final func lockedUpstream() -> AnyBox? {
         let word = lock()
         defer { unlock(word) }
         guard word.phase == BoxPhase.pending else { return nil }
         return retainedUpstream()
-    }
-
-    @usableFromInline
-    final var endedCancelled: Bool {
-        phase != BoxPhase.pending && Self.isCancellation(value)
     }
 }
 
@@ -91,7 +73,7 @@ final class FanInLinks: @unchecked Sendable {
 
     /// Keeps `inputs`, the boxes of promises that `target`'s handlers are attached to.
     @usableFromInline
-    init(target: AnyObject, inputs: [AnyObject]) {
+    init(target: AnyObject, inputs: [AnyBox]) {
         self.target = Self.unowned(target)
         self.inputs = inputs.map(Self.unowned)
     }
@@ -119,7 +101,10 @@ final class FanInLinks: @unchecked Sendable {
     func cancelInputs() {
         guard let target = Self.alive(target) else { return }
         for input in inputs {
-            if let input = Self.alive(input) { Cancellation.run(from: input, .dependentCancelled(target)) }
+            // Safety: `inputs` holds only boxes (see `init`).
+            if let input = Self.alive(input) {
+                Cancellation.run(from: unsafeDowncast(input, to: AnyBox.self), .dependentCancelled(target))
+            }
         }
     }
 }

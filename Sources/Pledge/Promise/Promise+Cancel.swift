@@ -47,7 +47,7 @@ extension PMKFinalizer {
     /// work.cancel()
     /// ```
     public func cancel() {
-        guard let node = box as? any CancelNode, let upstream = node.takeUpstream() else { return }
+        guard let upstream = box.takeUpstream() else { return }
         Cancellation.run(from: upstream, .cancelled)
     }
 }
@@ -58,7 +58,7 @@ extension Resolver {
     /// `body` runs exactly once, on the thread that cancels, before ``Promise/cancel()`` returns,
     /// if the promise is cancelled while pending (directly, or because everything that depended
     /// on it was); at once, on the calling thread, if it already was cancelled; and never if it
-    /// was fulfilled or rejected first (it is released then). Any number of bodies may be
+    /// was fulfilled or rejected first, even with a cancellation error (it is released then). Any number of bodies may be
     /// registered; they run in the order they were registered. It runs under no lock, so it may
     /// call into Pledge freely.
     ///
@@ -75,8 +75,9 @@ extension Resolver {
         box.addCancelHook(body)
     }
 
-    /// Whether the promise has been cancelled (see ``Promise/isCancelled``): a producer that
-    /// works in steps can check it between them.
+    /// Whether the promise was cancelled: by ``Promise/cancel()`` or because everything that
+    /// depended on it was; not when this resolver rejected it with a cancellation error of its
+    /// own. A producer that works in steps can check it between them.
     public var isCancelled: Bool {
         box.endedCancelled
     }

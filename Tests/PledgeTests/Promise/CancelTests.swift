@@ -527,3 +527,18 @@ import Testing
         #expect(counter.alive == 0)
     }
 }
+
+extension CancelTests {
+    @Test func onCancelNeverRunsWhenTheProducerRejectsWithACancellationError() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let ran = Locked(0)
+        resolver.onCancel { ran.withLock { $0 += 1 } }
+
+        resolver.reject(CancellationError())
+        resolver.onCancel { ran.withLock { $0 += 1 } }
+
+        #expect(promise.isCancelled)
+        #expect(!resolver.isCancelled)
+        #expect(ran.withLock { $0 } == 0)
+    }
+}
