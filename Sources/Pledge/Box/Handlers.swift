@@ -201,6 +201,11 @@ final class HandlerList: @unchecked Sendable {
     @exclusivity(unchecked)
     @usableFromInline
     var preferred: UInt32
+    /// Where the handler of each target is, for a long list whose handlers are taken back by
+    /// target (see ``remove(target:)``); made on first need, dropped when the list is compacted.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var positions: [ObjectIdentifier: Int]?
 
     @inlinable
     init(_ items: [Entry?]) {
@@ -209,6 +214,7 @@ final class HandlerList: @unchecked Sendable {
         count = items.count
         helping = []
         preferred = 0
+        positions = nil
     }
 
     /// Whether every handler has been taken out.
@@ -219,6 +225,14 @@ final class HandlerList: @unchecked Sendable {
     func append(_ entry: Entry) {
         items.append(entry)
         count += 1
+        if positions != nil, let target = entry.target { note(target, at: items.count - 1) }
+    }
+
+    /// Records where `target`'s handler is, unless an earlier one of the same target is there.
+    @inlinable
+    func note(_ target: AnyObject, at index: Int) {
+        let key = ObjectIdentifier(target)
+        if positions?[key] == nil { positions?[key] = index }
     }
 
     /// Takes out the next handler for the sealing thread's loop, which has just finished a
@@ -249,6 +263,7 @@ final class HandlerList: @unchecked Sendable {
             if let entry = items[index], isEligible(entry.lane) {
                 items[index] = nil
                 count -= 1
+                if positions != nil, let target = entry.target { positions?[ObjectIdentifier(target)] = nil }
                 while head < items.count, items[head] == nil { head += 1 }
                 return entry
             }
@@ -257,12 +272,46 @@ final class HandlerList: @unchecked Sendable {
         return nil
     }
 
+    /// Takes out the handler attached with `target`. A long list looks it up in ``positions``;
+    /// a short one, or a target found there no longer, is searched from both ends at once. Gaps
+    /// are compacted away once there are many, so that taking back the handlers of many
+    /// cancelled dependents costs time in proportion to their number, in any order, and
+    /// attaching and taking back for ever keeps the list small.
     @inlinable
     func remove(target: AnyObject) -> Entry? {
-        for index in items.indices[head...] where items[index]?.target === target {
-            count -= 1
-            return items[index].take()
+        if items.count - head > 64 {
+            if positions == nil {
+                positions = [:]
+                for index in head..<items.count { if let target = items[index]?.target { note(target, at: index) } }
+            }
+            if let index = positions?[ObjectIdentifier(target)], items[index]?.target === target {
+                return take(at: index)
+            }
+        }
+        var low = head
+        var high = items.count - 1
+        while low <= high {
+            if items[low]?.target === target { return take(at: low) }
+            if items[high]?.target === target { return take(at: high) }
+            low += 1
+            high -= 1
         }
         return nil
+    }
+
+    @inlinable
+    func take(at index: Int) -> Entry? {
+        let entry = items[index].take()
+        count -= 1
+        if positions != nil, let target = entry?.target { positions?[ObjectIdentifier(target)] = nil }
+        while head < items.count, items[head] == nil { head += 1 }
+        while items.count > head, items[items.count - 1] == nil { items.removeLast() }
+        let holes = items.count - head - count
+        if holes >= 16, holes >= count / 8 {
+            items = items[head...].filter { $0 != nil }
+            head = 0
+            positions = nil
+        }
+        return entry
     }
 }

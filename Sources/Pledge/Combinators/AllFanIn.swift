@@ -247,16 +247,15 @@ where Mode.Value == U.T {
     if inputs.isEmpty {
         fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
     }
+    // Cancelling the result cancels the promises it waits for that nothing else needs.
+    let links = U.self == Promise<U.T>.self ? FanInLinks(target: fanIn, capacity: inputs.count) : nil
     for index in inputs.indices where fanIn.isFirstOccurrence(index, of: identity(of: inputs[index])) {
         // Borrowed from `inputs`, which keeps it alive: no count of our own.
         Unmanaged.passUnretained(inputs[index]._box.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            links?.add($0)
             $0.attach(fanIn, AllFanIn<Mode>.deliver)
         }
     }
-    // Cancelling the result cancels the promises it waits for that nothing else needs.
-    if U.self == Promise<U.T>.self, fanIn.box.isPending {
-        let links = FanInLinks(target: fanIn, inputs: inputs.map { $0._box.unsafelyUnwrapped })
-        fanIn.box.addCancelHook { links.cancelInputs() }
-    }
+    if let links { fanIn.box.addCancelHook { links.cancelInputs() } }
     return fanIn.box
 }

@@ -1,3 +1,5 @@
+import CPledgeThreadLocal
+
 // The fan-in behind `when(…, concurrently:)`: pulls thenables lazily from an iterator, keeps
 // their outcomes in pull order, and resolves one box when the last one is in (or, for the
 // fail-fast modes, when the first rejection arrives). Inputs known in advance use the lock-free
@@ -49,6 +51,10 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         @usableFromInline var exhausted = false
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
+        /// The boxes of the promises pulled whose outcome has not arrived, by index, for
+        /// cancelling them (see ``FanInCore/cancelInputs()``); each address holds an unowned
+        /// count.
+        @usableFromInline var inputs: [Int: UnsafeMutableRawPointer] = [:]
 
         @inlinable
         init() {}
@@ -130,9 +136,44 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
     ///
     /// - Returns: the step that fires the box when this call resolved it.
+    deinit {
+        for input in state.inputs.values { pledge_unowned_release(input) }
+    }
+
+    /// Keeps the box of the promise pulled as input `index`, to cancel it with the fan-in.
+    @usableFromInline
+    final func keep(_ input: AnyBox, at index: Int) {
+        let pointer = Unmanaged.passUnretained(input).toOpaque()
+        pledge_unowned_retain(pointer)
+        withState { $0.inputs[index] = pointer }
+    }
+
+    /// The fan-in's box was cancelled: stop pulling, let the iterator go, and cancel each input
+    /// in flight that nothing else depends on.
+    @usableFromInline
+    final func cancelInputs() {
+        let (inputs, ownsSource): ([AnyBox], Bool) = withState { state in
+            state.finished = true
+            // Nobody owns the iterator while the fan-in waits at its limit: own it, to let it go.
+            let ownsSource = !state.pulling && !state.exhausted
+            if ownsSource { state.pulling = true }
+            var alive: [AnyBox] = []
+            for pointer in state.inputs.values where pledge_try_retain(pointer) {
+                // Safety: the unowned count keeps the memory of a box, and `swift_tryRetain`
+                // gave a count, adopted here, because it is not being freed.
+                alive.append(Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue())
+            }
+            return (alive, ownsSource)
+        }
+        if ownsSource { Trampoline.run { pull(&$0) } }
+        for input in inputs { Cancellation.run(from: input, .dependentCancelled(self)) }
+    }
+
     @inlinable
     final func deliver(_ result: Result<Mode.Value, Error>, at index: Int, _ run: inout Run) -> Step? {
         let settled = Mode.settle(result)
+        let kept = withState { $0.inputs.removeValue(forKey: index) }
+        if let kept { pledge_unowned_release(kept) }
         let next: Next = withState { state in
             guard !state.finished else { return .nothing }
             state.outstanding -= 1
@@ -252,7 +293,11 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
                 source = nil
                 return exhaust(&run)
             }
-            input._pipeOnce(handler(for: admit()))
+            let index = admit()
+            // A promise is cancelled with the fan-in, when nothing else depends on it.
+            if Source.Element.self == Promise<Mode.Value>.self, let box = input._box { keep(box, at: index) }
+            // The fan-in is the target, so that a cancelled fan-in can take the handler back.
+            input._pipeOnce(target: self, handler(for: index))
             switch verdict() {
             case .more:
                 continue
@@ -277,6 +322,8 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(_ source: Source, limit: 
     -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value
 {
     let fanIn = FanIn<Source, Mode>(source: source, limit: limit)
+    let target = UnownedTarget(fanIn)
+    fanIn.box.addCancelHook { (target.alive() as? FanInCore<Mode>)?.cancelInputs() }
     Trampoline.run { fanIn.pull(&$0) }
     return fanIn.box
 }

@@ -112,7 +112,8 @@ func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
 @inlinable
 func cancelInputs<U: Thenable, R>(of box: EmptyBox<R>, target: AnyObject, _ thenables: [U]) {
     guard U.self == Promise<U.T>.self, box.isPending else { return }
-    let links = FanInLinks(target: target, inputs: thenables.compactMap { $0._box })
+    let links = FanInLinks(target: target, capacity: thenables.count)
+    for thenable in thenables { if let input = thenable._box { links.add(input) } }
     box.addCancelHook { links.cancelInputs() }
 }
 

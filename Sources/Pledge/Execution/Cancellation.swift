@@ -65,22 +65,38 @@ extension Trampoline {
 /// otherwise.
 @usableFromInline
 final class FanInLinks: @unchecked Sendable {
-    // Safety: immutable after `init`. Every pointer carries an unowned count taken in `init` and
-    // given back in `deinit`, so its memory stays allocated while this object lives, and
-    // `swift_tryRetain` may be called on it.
+    // Safety: `inputs` and `count` are written only by `add(_:)`, before the links are handed
+    // to a hook, which publishes them. Every address carries an unowned count taken when it was
+    // stored and given back in `deinit`, so its memory stays allocated while this object lives,
+    // and `swift_tryRetain` may be called on it.
     @usableFromInline let target: UnsafeMutableRawPointer
-    @usableFromInline let inputs: [UnsafeMutableRawPointer]
+    @usableFromInline let inputs: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    @usableFromInline let capacity: Int
+    @exclusivity(unchecked) @usableFromInline var count = 0
 
-    /// Keeps `inputs`, the boxes of promises that `target`'s handlers are attached to.
+    /// Links to `target`, the object the inputs' handlers are attached with; room for
+    /// `capacity` inputs.
     @usableFromInline
-    init(target: AnyObject, inputs: [AnyBox]) {
+    init(target: AnyObject, capacity: Int) {
         self.target = Self.unowned(target)
-        self.inputs = inputs.map(Self.unowned)
+        self.capacity = capacity
+        inputs = .allocate(capacity: capacity)
     }
 
     deinit {
         pledge_unowned_release(target)
-        for input in inputs { pledge_unowned_release(input) }
+        for index in 0..<count { pledge_unowned_release(inputs[index]) }
+        inputs.deallocate()
+    }
+
+    /// Adds an input promise's box; at most `capacity` of them.
+    @inlinable
+    func add(_ input: AnyBox) {
+        guard count < capacity else { return }
+        let pointer = Unmanaged.passUnretained(input).toOpaque()
+        pledge_unowned_retain(pointer)
+        (inputs + count).initialize(to: pointer)
+        count += 1
     }
 
     private static func unowned(_ object: AnyObject) -> UnsafeMutableRawPointer {
@@ -100,11 +116,37 @@ final class FanInLinks: @unchecked Sendable {
     @usableFromInline
     func cancelInputs() {
         guard let target = Self.alive(target) else { return }
-        for input in inputs {
-            // Safety: `inputs` holds only boxes (see `init`).
-            if let input = Self.alive(input) {
+        for index in 0..<count {
+            // Safety: `inputs` holds only boxes (see `add(_:)`).
+            if let input = Self.alive(inputs[index]) {
                 Cancellation.run(from: unsafeDowncast(input, to: AnyBox.self), .dependentCancelled(target))
             }
         }
+    }
+}
+
+/// An object held by an unowned count: its memory stays allocated, so ``alive()`` may ask for it
+/// at any time, but the object is not kept alive. What a hook uses to reach the fan-in that owns
+/// the hook's box without a cycle that would keep both alive for good.
+@usableFromInline
+final class UnownedTarget: @unchecked Sendable {
+    // Safety: immutable; the unowned count taken in `init` is given back in `deinit`.
+    @usableFromInline let pointer: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init(_ object: AnyObject) {
+        pointer = Unmanaged.passUnretained(object).toOpaque()
+        pledge_unowned_retain(pointer)
+    }
+
+    deinit {
+        pledge_unowned_release(pointer)
+    }
+
+    /// The object, with a strong count, unless it is being freed or was.
+    @usableFromInline
+    func alive() -> AnyObject? {
+        guard pledge_try_retain(pointer) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
     }
 }

@@ -39,8 +39,9 @@ extension Promise {
 
 extension PMKFinalizer {
     /// Cancels the promise that this finalizer's `catch` was attached to (see
-    /// ``Promise/cancel()``); the `catch` handler is not called for the cancellation, unless its
-    /// policy is ``CatchPolicy/allErrors``.
+    /// ``Promise/cancel()``), as calling `cancel()` on that promise would: even when other
+    /// handlers depend on it too. The `catch` handler is not called for the cancellation, unless
+    /// its policy is ``CatchPolicy/allErrors``.
     ///
     /// ```swift
     /// let work = fetchUser(id).done { show($0) }.catch { report($0) }
@@ -58,7 +59,10 @@ extension Resolver {
     /// `body` runs exactly once, on the thread that cancels, before ``Promise/cancel()`` returns,
     /// if the promise is cancelled while pending (directly, or because everything that depended
     /// on it was); at once, on the calling thread, if it already was cancelled; and never if it
-    /// was fulfilled or rejected first, even with a cancellation error (it is released then). Any number of bodies may be
+    /// was fulfilled or rejected first, even with a cancellation error (it is released then).
+    /// (`cancel()` called from a handler nested more than 16 levels deep on one thread leaves
+    /// the cancelled promise's handlers, these bodies among them, to run right after that handler
+    /// returns, on the same thread: see ``Promise/cancel()``.) Any number of bodies may be
     /// registered; they run in the order they were registered. It runs under no lock, so it may
     /// call into Pledge freely.
     ///

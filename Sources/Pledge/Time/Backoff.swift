@@ -97,9 +97,11 @@ public struct Backoff: Sendable {
             return span.interval
         case .exponential(let initial, let multiplier, let maximum, let jitter):
             let start = initial.nanosecondsValue
-            // `0 * ∞` would be NaN; a zero start stays zero whatever the growth.
-            let grown = start == 0 ? 0 : start * Self.power(multiplier, n - 1)
-            var wait = Swift.min(grown, maximum.nanosecondsValue)
+            // `0 * ∞` and `∞ * 0` would be NaN: a zero start stays zero whatever the growth, and
+            // an endless start stays endless (then capped).
+            let growth = Self.power(multiplier, n - 1)
+            let grown = start == 0 || start.isInfinite ? start : start * growth
+            var wait = Swift.min(grown.isNaN ? 0 : grown, maximum.nanosecondsValue)
             if jitter, wait.isFinite, wait > 0 {
                 wait = Double.random(in: 0...wait)
             }

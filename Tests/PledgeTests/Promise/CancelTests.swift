@@ -542,3 +542,41 @@ extension CancelTests {
         #expect(ran.withLock { $0 } == 0)
     }
 }
+
+extension CancelCombinatorTests {
+    /// An iterator of pending promises that records what it made.
+    private final class Producers: IteratorProtocol, @unchecked Sendable {
+        // Safety: used by the fan-in's puller and, after the test's synchronous calls, by the
+        // test itself; never at once.
+        let total: Int
+        var made: [(promise: Promise<Int>, resolver: Resolver<Int>)] = []
+        let hooks = Locked(0)
+
+        init(total: Int) { self.total = total }
+
+        func next() -> Promise<Int>? {
+            guard made.count < total else { return nil }
+            let pending = Promise<Int>.pending()
+            pending.resolver.onCancel { [hooks] in hooks.withLock { $0 += 1 } }
+            made.append(pending)
+            return pending.promise
+        }
+    }
+
+    @Test func cancellingWhenConcurrentlyStopsPullingAndCancelsTheInputsInFlight() {
+        let producers = Producers(total: 10)
+        let all = when(fulfilled: producers, concurrently: 2)
+        #expect(producers.made.count == 2)
+        producers.made[0].resolver.fulfill(0)
+        #expect(producers.made.count == 3)
+
+        all.cancel()
+
+        #expect(all.isCancelled)
+        #expect(producers.made[1].promise.isCancelled && producers.made[2].promise.isCancelled)
+        #expect(producers.hooks.withLock { $0 } == 2)
+        // Nothing more is pulled, however the inputs end.
+        for (_, resolver) in producers.made { resolver.fulfill(1) }
+        #expect(producers.made.count == 3)
+    }
+}

@@ -19,6 +19,13 @@ extension TimeTests {
             #expect(Backoff.constant(.never).delay(beforeRetry: 1) == .never)
         }
 
+        @Test func anEndlessStartStaysAtTheMaximumWhateverTheMultiplier() {
+            for multiplier in [0, 0.5, 1, 2] {
+                let backoff = Backoff.exponential(initial: .never, multiplier: multiplier, maximum: .seconds(30))
+                #expect((1...4).map { backoff.delay(beforeRetry: $0) } == Array(repeating: .seconds(30), count: 4))
+            }
+        }
+
         @Test func exponentialGrowsByTheMultiplierUpToTheMaximum() {
             let backoff = Backoff.exponential(initial: .milliseconds(100), maximum: .seconds(1))
 
