@@ -57,8 +57,9 @@ enum BoxPhase {
 /// state is a 32-bit word, so that it starts on a 4-byte boundary: a `Result`'s tag byte is then
 /// loaded as part of a 32-bit word that does not overlap the state, and reading a freshly sealed
 /// value does not stall on the store that unlocked the box.
-/// The root of every box, whatever its value type: what the cancelling path and a dying box's
-/// `deinit` call on a box they know only as an object. No stored properties, so a ``Box``'s own
+/// The root of every box, whatever its value type, and of the fan-in that `when` attaches to
+/// its inputs: what the cancelling path and a dying box's `deinit` call on a handler's target
+/// they know only as an object. No stored properties, so a ``Box``'s own
 /// fields start right after the object header. Every method does nothing here; ``EmptyBox``
 /// overrides them.
 @usableFromInline
@@ -81,13 +82,14 @@ class AnyBox: @unchecked Sendable {
     @usableFromInline
     var endedCancelled: Bool { false }
 
-    /// The box this one was attached to, as a handler's target, will never call that handler
-    /// (it was freed unresolved, or took the handler back): let go of what was kept for it.
+    /// The box `source` (which this object was attached to, as a handler's target) is being
+    /// freed unresolved, and will never call that handler: let go of what was kept for it. Called
+    /// from `source`'s `deinit`, so nothing released here may release `source` again.
     @usableFromInline
-    func abandon() {}
+    func abandon(from source: ObjectIdentifier) {}
 
     /// The box this one was attached to took its handler back because this box was cancelled:
-    /// let go of what was kept for that handler, now. Unlike ``abandon()``, not called from a
+    /// let go of what was kept for that handler, now. Unlike ``abandon(from:)``, not called from a
     /// `deinit`, so what is released here may release more.
     @usableFromInline
     func withdrawn() {}

@@ -12,7 +12,7 @@ extension EmptyBox {
     /// The link counts nothing: it is valid while this box is pending and its upstream still
     /// holds this box's handler, or is firing it. Whoever makes the upstream let go of that
     /// handler without calling it clears the link first, under this box's lock: the upstream's
-    /// `deinit` (``abandon()``), or this box's handler as it hands its operation to a queue
+    /// `deinit` (``abandon(from:)``), or this box's handler as it hands its operation to a queue
     /// (``unlink()``). So, under this box's lock, a non-zero link names memory that is still a
     /// box, which ``cancelTransition(_:)`` turns into a count with `swift_tryRetain`.
     ///

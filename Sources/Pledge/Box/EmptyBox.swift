@@ -45,7 +45,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         // released iteratively (see `Teardown`). A sealed box has none left.
         if !handlers.isEmpty {
             // Those handlers will never run: let their targets drop what they kept for them.
-            handlers.abandonTargets()
+            handlers.abandonTargets(from: ObjectIdentifier(self))
             var abandoned = Handlers()
             swap(&abandoned, &handlers)
             // Moved, not copied: no reference may stay behind in this frame, or releasing it
@@ -75,7 +75,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
 
     /// Forgets the upstream (see ``linkWord``); ``ChainedBox`` also drops its operation.
     @usableFromInline
-    override func abandon() {
+    override func abandon(from source: ObjectIdentifier) {
         unlink()
     }
 

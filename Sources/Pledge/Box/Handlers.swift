@@ -137,15 +137,15 @@ struct Handlers {
         return Handler(target: entry.target, function: entry.function)
     }
 
-    /// Tells every target that keeps something for its handler (a box: see ``AnyBox/abandon()``) that
+    /// Tells every target that keeps something for its handler (a box: see ``AnyBox/abandon(from:)``) that
     /// the handler will never run. Only the `deinit` of an abandoned box calls it.
     @inlinable
-    func abandonTargets() {
+    func abandonTargets(from source: ObjectIdentifier) {
         if function != nil {
-            (target as? AnyBox)?.abandon()
+            (target as? AnyBox)?.abandon(from: source)
         } else if let list {
             for case let handler? in list.items[list.head...] {
-                (handler.target as? AnyBox)?.abandon()
+                (handler.target as? AnyBox)?.abandon(from: source)
             }
         }
     }

@@ -17,10 +17,10 @@ import Dispatch
 class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>, @unchecked Sendable {
     // Safety: `operation` is written in `init`, before the box is published. After that it is
     // read and taken (`take()`) only by the box's handler (`receive`, `receiveOnQueue`) and the
-    // tail that handler makes, which run once, one after the other, or by `abandon()`: the box
+    // tail that handler makes, which run once, one after the other, or by `abandon(from:)`: the box
     // is attached as a handler to exactly one box, which either calls it exactly once, after the
     // attachment that published the box, or is freed without calling it and then calls
-    // `abandon()` from its `deinit`.
+    // `abandon(from:)` from its `deinit`.
     @exclusivity(unchecked)
     @usableFromInline
     final var operation: Operation
@@ -70,8 +70,8 @@ class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, E
     /// another abandoned chain, whose release would nest. It is parked with ``Teardown``, which
     /// releases it from a loop.
     @usableFromInline
-    override final func abandon() {
-        super.abandon()
+    override final func abandon(from source: ObjectIdentifier) {
+        super.abandon(from: source)
         // Safety: called only when the box this one was attached to will never call its
         // handler (freed unresolved, or the handler was taken back); nothing else can reach
         // `operation` then (see above).

@@ -1,3 +1,4 @@
+import CPledgeThreadLocal
 import Synchronization
 
 // The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
@@ -22,9 +23,9 @@ import Synchronization
 /// stay until the last input resolves or goes. The fan-in keeps no reference to its inputs, only
 /// their identities: an input that can never resolve does not keep the others alive.
 @usableFromInline
-final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
+final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
     // Safety: `table` and `repeats` are written only in `init`, before the fan-in is published
-    // by the first attachment. Slot `i` is written only by the handler of input `i`'s box, which
+    // by the first attachment. `gone` is read and written only under `cancelLock`. Slot `i` is written only by the handler of input `i`'s box, which
     // runs once, and read only by the thread that counted `outstanding` down to zero, after every
     // other fulfilment's acquire-release decrement; or by `deinit`, after every handler has gone.
     // `outstanding` and `finished` are atomics.
@@ -57,6 +58,17 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
     @usableFromInline
     let box: EmptyBox<Result<Mode.Output, Error>> = pendingBox()
 
+    /// For inputs that are promises, which a cancelled fan-in cancels: by the index of each
+    /// distinct input's first occurrence, whether it no longer holds the fan-in's handler (it
+    /// delivered, or is being freed). Under `cancelLock`, an input not marked is alive, or its
+    /// `deinit` waits for the lock in `abandon(from:)`, so its memory may be read (see
+    /// ``cancelInputs()``). `nil` for guarantees.
+    @usableFromInline
+    let gone: UnsafeMutableBufferPointer<Bool>?
+
+    @usableFromInline
+    let cancelLock = SpinLock()
+
     /// Sets up the fan-in for the boxes of `inputs`, promises or guarantees, in order. Attach
     /// ``deliver(_:_:_:)`` to each distinct one afterwards (see ``isFirstOccurrence(_:of:)``).
     @inlinable
@@ -64,6 +76,13 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
         let count = inputs.count
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil)
+        if U.self == Promise<U.T>.self {
+            let gone = UnsafeMutableBufferPointer<Bool>.allocate(capacity: count)
+            gone.initialize(repeating: false)
+            self.gone = gone
+        } else {
+            gone = nil
+        }
         var table = IdentityTable(capacity: count)
         var repeats: UnsafeMutableBufferPointer<Int>? = nil
         var distinct = 0
@@ -86,13 +105,43 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
         self.table = table
         self.repeats = repeats
         outstanding = Atomic(distinct)
+        super.init()
     }
 
     deinit {
         if !collected.load(ordering: .acquiring) { slots.deinitialize() }
         slots.deallocate()
         repeats?.deallocate()
+        gone?.deallocate()
         table.deallocate()
+    }
+
+    /// An input is being freed unresolved: it no longer holds the fan-in's handler.
+    @usableFromInline
+    override func abandon(from source: ObjectIdentifier) {
+        guard let gone else { return }
+        let first = table.index(of: source)
+        cancelLock.withLock { gone[first] = true }
+    }
+
+    /// The fan-in's box was cancelled: each input promise still holding the fan-in's handler
+    /// loses it, and is cancelled when that was its last dependent.
+    @usableFromInline
+    func cancelInputs() {
+        guard let gone else { return }
+        var alive: [AnyBox] = []
+        cancelLock.withLock {
+            for position in 0...table.mask {
+                let entry = table.entries[position]
+                guard entry.key != 0, !gone[entry.index], let pointer = UnsafeMutableRawPointer(bitPattern: entry.key),
+                    pledge_try_retain(pointer)
+                else { continue }
+                // Safety: an input not marked gone has its memory (see `gone`); `swift_tryRetain`
+                // gave a count, adopted here, because it is not being freed.
+                alive.append(Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue())
+            }
+        }
+        for input in alive { Cancellation.run(from: input, .dependentCancelled(self)) }
     }
 
     /// Whether `index` is where `box` first occurs among the inputs: the one occurrence a handler
@@ -117,9 +166,10 @@ final class AllFanIn<Mode: FanInMode>: @unchecked Sendable {
     /// Records the outcome of the input box `source`.
     @inlinable
     func deliver(_ result: Result<Mode.Value, Error>, from source: AnyObject, _ run: inout Run) -> Step? {
+        let first = table.index(of: ObjectIdentifier(source))
+        if let gone { cancelLock.withLock { gone[first] = true } }
         switch Mode.settle(result) {
         case .success(let slot):
-            let first = table.index(of: ObjectIdentifier(source))
             slots[first] = slot
             if let repeats {
                 var index = repeats[first]
@@ -247,15 +297,17 @@ where Mode.Value == U.T {
     if inputs.isEmpty {
         fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
     }
-    // Cancelling the result cancels the promises it waits for that nothing else needs.
-    let links = U.self == Promise<U.T>.self ? FanInLinks(target: fanIn, capacity: inputs.count) : nil
+    // Cancelling the result cancels the promises it waits for that nothing else needs. The hook
+    // reaches the fan-in through an unowned count: a strong one would keep both for good.
+    if fanIn.gone != nil {
+        let target = UnownedTarget(fanIn)
+        fanIn.box.addCancelHook { (target.alive() as? AllFanIn<Mode>)?.cancelInputs() }
+    }
     for index in inputs.indices where fanIn.isFirstOccurrence(index, of: identity(of: inputs[index])) {
         // Borrowed from `inputs`, which keeps it alive: no count of our own.
         Unmanaged.passUnretained(inputs[index]._box.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-            links?.add($0)
             $0.attach(fanIn, AllFanIn<Mode>.deliver)
         }
     }
-    if let links { fanIn.box.addCancelHook { links.cancelInputs() } }
     return fanIn.box
 }

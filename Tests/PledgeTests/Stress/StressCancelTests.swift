@@ -161,5 +161,48 @@ extension ConfigurationTests {
             #expect(ends.allSatisfy { $0.isCancelled })
             #expect(counter.alive == 0)
         }
+
+        @Test("cancelling a when while its inputs are fulfilled and abandoned")
+        func cancelRacingAWhensInputs() {
+            let rounds = RendezvousScale.scaled(2_000, minimum: 200)
+            var fulfilled: [Resolver<Int>] = []
+            var abandoned: [Resolver<Int>?] = []
+            let hooks = RendezvousCounters(count: rounds)
+            var waiting: [Promise<Int>] = []
+            let alls: [Promise<[Int]>] = (0..<rounds).map { round in
+                let a = Promise<Int>.pending()
+                let b = Promise<Int>.pending()
+                let c = Promise<Int>.pending()
+                c.resolver.onCancel { hooks.add(1, at: round) }
+                fulfilled.append(a.resolver)
+                abandoned.append(b.resolver)
+                waiting.append(c.promise)
+                return when(fulfilled: [a.promise, b.promise, c.promise])
+            }
+            let toFulfil = fulfilled
+            let toAbandon = Locked(abandoned)
+            abandoned = []
+            let barrier = RendezvousBarrier(parties: 3)
+
+            let finished = LogCapture.capture { _ in
+                RendezvousThreads.run(count: 3) { thread in
+                    for round in 0..<rounds {
+                        barrier.arriveAndWait()
+                        switch thread {
+                        case 0: alls[round].cancel()
+                        case 1: toFulfil[round].fulfill(round)
+                        default:
+                            let resolver = toAbandon.withLock { $0[round].take() }
+                            _ = resolver
+                        }
+                    }
+                }
+            }
+
+            #expect(finished, "the threads did not finish in time")
+            #expect(alls.allSatisfy { $0.isCancelled })
+            #expect(waiting.allSatisfy { $0.isCancelled })
+            #expect((0..<rounds).allSatisfy { hooks[$0] == 1 })
+        }
     }
 }
