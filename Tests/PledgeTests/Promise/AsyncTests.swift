@@ -12,6 +12,17 @@ private func comboYield(until flag: Locked<Bool>) async {
     while !flag.withLock({ $0 }) { await Task.yield() }
 }
 
+/// A task that awaits `promise`, once it has started.
+private func waitingTask(for promise: Promise<Int>) async -> Task<Int, Error> {
+    let started = Locked(false)
+    let waiter = Task {
+        started.withLock { $0 = true }
+        return try await promise.async()
+    }
+    await comboYield(until: started)
+    return waiter
+}
+
 @Suite struct AsyncTests {
     // MARK: Promise.async()
 
@@ -48,12 +59,7 @@ private func comboYield(until flag: Locked<Bool>) async {
         let (promise, resolver) = Promise<Int>.pending()
         let hooks = Locked(0)
         resolver.onCancel { hooks.withLock { $0 += 1 } }
-        let started = Locked(false)
-        let waiter = Task {
-            started.withLock { $0 = true }
-            return try await promise.async()
-        }
-        await comboYield(until: started)
+        let waiter = await waitingTask(for: promise)
 
         // When the task is cancelled
         waiter.cancel()
@@ -72,12 +78,7 @@ private func comboYield(until flag: Locked<Bool>) async {
         let (promise, resolver) = Promise<Int>.pending()
         let seen = Locked<Int?>(nil)
         promise.done(on: nil) { value in seen.withLock { $0 = value } }.cauterize()
-        let started = Locked(false)
-        let waiter = Task {
-            started.withLock { $0 = true }
-            return try await promise.async()
-        }
-        await comboYield(until: started)
+        let waiter = await waitingTask(for: promise)
 
         // When the task is cancelled
         waiter.cancel()
