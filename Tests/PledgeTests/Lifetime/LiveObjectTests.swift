@@ -52,6 +52,27 @@
             Self.expectAllGivenBack(live)
         }
 
+        @Test func aCancelledChainGivesBackEverything() {
+            let live = Self.tally {
+                let queue = TestQueues.serial("live.cancelled")
+                let (promise, resolver) = Promise<Int>.pending()
+                resolver.onCancel {}
+                let (inner, innerResolver) = Promise<Int>.pending()
+                let (other, otherResolver) = Promise<Int>.pending()
+                let end = promise.map(on: nil) { $0 + 1 }.then(on: nil) { _ in inner }
+                    .map(on: queue) { $0 }.recover(on: nil) { _ in Promise.value(0) }
+                let all = when(fulfilled: [end, other])
+                all.cancel()
+                #expect(promise.isCancelled && other.isCancelled)
+                queue.sync {}
+                // Never followed, so never cancelled: resolved here so that nothing logs.
+                innerResolver.fulfill(0)
+                withExtendedLifetime(otherResolver) {}
+            }
+
+            Self.expectAllGivenBack(live)
+        }
+
         @Test func aChainOnAQueueGivesBackEverything() {
             let live = Self.tally {
                 let queue = TestQueues.serial("live.queued")
