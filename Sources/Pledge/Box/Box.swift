@@ -43,6 +43,11 @@ enum BoxPhase {
     @inlinable static var mask: UInt32 { 3 }
     /// Set in the state word while a thread holds an ``EmptyBox``'s lock.
     @inlinable static var lockBit: UInt32 { 4 }
+    /// Set in a ``LazyBox``'s state word from its `init` until the first attachment (which then
+    /// starts its body) or its cancellation, whichever comes first: both clear it under the lock,
+    /// so exactly one thread sees it go. Nothing else seals a lazy box before its body starts,
+    /// so no sealed word has it, and the words built from scratch after sealing need not keep it.
+    @inlinable static var notStarted: UInt32 { 1 << 31 }
 }
 
 /// The abstract storage behind every promise and guarantee.

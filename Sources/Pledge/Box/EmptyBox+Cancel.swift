@@ -61,7 +61,8 @@ extension EmptyBox {
 
     /// The one transition behind cancelling. Seals the box with ``PMKError/cancelled`` and
     /// takes its upstream, if the box is pending and `reason` allows (see ``CancelReason``); for
-    /// ``CancelReason/dependentCancelled(_:)`` it first takes that dependent's handler back.
+    /// ``CancelReason/dependentCancelled(_:)`` it first takes that dependent's handler back. A
+    /// ``LazyBox`` cancelled before it started releases its body, unrun, after the lock.
     @usableFromInline
     final func cancelTransition(_ reason: CancelReason) -> CancelOutcome {
         var outcome = CancelOutcome()
@@ -87,8 +88,13 @@ extension EmptyBox {
         linkWord = CancelledError.word()
         outcome.cancelled = true
         outcome.due = !handlers.isEmpty
-        word.raw = word.raw & ~BoxPhase.mask | (outcome.due ? BoxPhase.firing : BoxPhase.settled)
+        // A lazy box cancelled before it started never starts: the bit goes with sealing, and
+        // its body with the lock.
+        let unstarted = word.raw >= BoxPhase.notStarted
+        word.raw =
+            word.raw & ~(BoxPhase.mask | BoxPhase.notStarted) | (outcome.due ? BoxPhase.firing : BoxPhase.settled)
         unlock(word)
+        if unstarted { discardBody() }
         return outcome
     }
 

@@ -87,6 +87,16 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         super.init(value: placeholder, phase: BoxPhase.pending)
     }
 
+    /// Runs the body of a ``LazyBox`` whose first handler the calling thread just stored (see
+    /// ``StoreOutcome/start``); only a lazy box is ever told to. Not under any lock.
+    @usableFromInline
+    func startBody() {}
+
+    /// Releases the body of a ``LazyBox`` cancelled before it started; only a lazy box is ever
+    /// told to. Not under any lock: releasing the body's captures may run user code.
+    @usableFromInline
+    func discardBody() {}
+
     /// Takes the lock bit.
     ///
     /// - Returns: the state word at the time the lock was taken, which cannot change until
@@ -112,6 +122,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         case help
         /// Run the handler, given back, at once: the box has settled.
         case settled(Handler)
+        /// The handler is stored, and it is the first one of a ``LazyBox``: the caller must start
+        /// the box's body (``startBody()``) once it has dropped every lock it holds.
+        case start
     }
 
     /// Attaches `handler`, of lane `lane` (the calling thread's tag), unless the box has
@@ -122,6 +135,12 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         var word = lock()
         if word.phase == BoxPhase.pending {
             handlers.append(handler, lane: lane, &word)
+            // Only a lazy box not yet started has the top bit: the one test the hot path pays.
+            if word.raw >= BoxPhase.notStarted {
+                word.raw &= ~BoxPhase.notStarted
+                unlock(word)
+                return .start
+            }
             unlock(word)
             return .stored
         }

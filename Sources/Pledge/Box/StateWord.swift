@@ -6,6 +6,7 @@
 /// | 2 | the lock bit |
 /// | 3–16 | ``storedLane``: the lane of the one handler stored inline (see ``Handlers``) |
 /// | 17–30 | ``runningLane``: the lane of the handler the sealing thread's firing loop is running |
+/// | 31 | ``BoxPhase/notStarted``: a ``LazyBox`` whose body has not started |
 ///
 /// A *lane* is what keeps one thread's handlers in order: the handlers a thread attached to a
 /// box, named by the thread's tag (see ``ThreadRunState/tag``); 0 names none. While a box fires,

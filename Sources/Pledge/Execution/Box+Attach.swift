@@ -24,6 +24,7 @@ extension Box {
         case .stored: return
         case .help: box.help(on: thread)
         case .settled(let handler): Trampoline.call(handler, with: self)
+        case .start: box.startBody()
         }
     }
 
@@ -45,6 +46,9 @@ extension Box {
         case .stored: return nil
         case .help: return EmptyBox.helpStep(Retained(box))
         case .settled(let handler): return handler.call(with: self, &run)
+        case .start:
+            box.startBody()
+            return nil
         }
     }
 
@@ -80,6 +84,9 @@ extension Box {
         case .stored: return nil
         case .help: return EmptyBox.helpStep(Retained(box))
         case .settled(let handler): return handler.call(with: self, &run)
+        case .start:
+            box.startBody()
+            return nil
         }
     }
 
