@@ -52,8 +52,16 @@ extension Box {
             }
             // The input is in hand: the source may go before the body runs.
             box.unlink()
+            // A dispatcher may call the body at once, inside this run: past the nesting limit,
+            // the operation is left to the running loop, so the stack stays bounded.
             let body: @Sendable () -> Void = {
-                Trampoline.run { operation.runUnlessCancelled(result, into: Retained(box), &$0) }
+                Trampoline.run(
+                    { operation.runUnlessCancelled(result, into: Retained(box), &$0) },
+                    deferred: {
+                        Step(Retained(box).erased()) { object, run in
+                            operation.runUnlessCancelled(result, into: object.downcast(to: EmptyBox.self), &run)
+                        }
+                    })
             }
             if let dropping = dispatcher as? any DroppingDispatcher {
                 dropping.dispatch(body) {
