@@ -3,14 +3,43 @@ import Pledge
 import Synchronization
 
 // W3: every step of a chain hops onto a serial queue, the cost users pay with the default
-// `on:` queues.
+// `on:` queues. W8: the same hops through a custom `Dispatcher` wrapping a serial queue.
 
 enum QueueWorkloads {
     /// The serial queue W3's steps run on.
     static let serial = DispatchQueue(label: "pledge-bench.w3")
 
     static func benchmarks(_ scale: Scale) -> [Benchmark] {
-        [queueHops(scale)]
+        [queueHops(scale), dispatcherHops(scale)]
+    }
+
+    /// W8: W3's chain with every step given a custom ``Dispatcher`` that wraps a serial queue,
+    /// beside the same chain on that queue directly. Per step, building included.
+    static func dispatcherHops(_ scale: Scale) -> Benchmark {
+        let steps = scale.pick(full: 10_000, quick: 2_000)
+        return Benchmark(
+            id: "W8",
+            subject: Workload(
+                name: "\(steps)-step chain of map(on: custom dispatcher)", unit: "ns/step",
+                sample: .sync { dispatcherHopSteps(steps) }),
+            baseline: Workload(
+                name: "\(steps)-step chain of map(on: its serial queue)", unit: "ns/step",
+                sample: .sync { promiseHops(steps) }))
+    }
+
+    /// Builds and runs W8's chain; returns nanoseconds per step.
+    static func dispatcherHopSteps(_ steps: Int) -> Double {
+        let dispatcher = SerialDispatcher(queue: serial)
+        return timeUntilFinished(per: steps, expecting: steps, "W8 chain") { completion in
+            let (first, resolver) = Promise<Int>.pending()
+            var promise = first
+            for _ in 0..<steps {
+                promise = promise.map(on: dispatcher) { $0 &+ 1 }
+            }
+            let done = promise.done(on: nil) { completion.finish(with: $0) }
+            resolver.fulfill(0)
+            return done
+        }
     }
 
     /// W3: a chain of `map(on: q)` steps on one serial queue, built on a pending promise, then
@@ -123,6 +152,15 @@ enum QueueWorkloads {
             return
         }
         serial.async { hop(value &+ 1, remaining: remaining - 1, completion) }
+    }
+}
+
+/// W8's dispatcher: every body is a block on a serial queue, as a user's own wrapper would make.
+private struct SerialDispatcher: Dispatcher {
+    let queue: DispatchQueue
+
+    func dispatch(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
     }
 }
 

@@ -105,7 +105,7 @@ struct Options {
         that row's (above 1: Pledge is slower or bigger).
 
         Options:
-          --filter TEXT      only benchmarks whose id (W1..W7, G1..G4), family (chain, queue,
+          --filter TEXT      only benchmarks whose id (W1..W8, G1..G4), family (chain, queue,
                              fan-in, contention, memory, cancel, google) or workload names contain
                              TEXT, ignoring case
           --repetitions N    samples per workload, after one warm-up sample
@@ -146,11 +146,13 @@ struct Options {
               handler ran exactly once
           W6  heap bytes per pending promise with one done(on: nil) handler, over 1,000,000
               promises (W6p: with one pipe(to:) handler instead)
+          W8  W3's chain through a custom Dispatcher wrapping the serial queue, beside W3's
+              chain on the queue directly; ns per step
           G1-G3  google/promises' shape: a resolved promise into 1, 2, 3 chained blocks on a
               serial queue, the caller waiting on a semaphore; ns per round trip
           G4  google/promises' shape: resolve 10,000 pending promises whose handlers run on a
               concurrent queue; ms per run
-        With --quick every size shrinks (to a tenth, or to 2,000 for W3, W4 and G4).
+        With --quick every size shrinks (to a tenth, or to 2,000 for W3, W4, W8 and G4).
         """
 }
 
