@@ -169,6 +169,8 @@ extension ConfigurationTests {
             var abandoned: [Resolver<Int>?] = []
             let hooks = RendezvousCounters(count: rounds)
             var waiting: [Promise<Int>] = []
+            // Kept, so that none is released pending (which would log); all end cancelled.
+            var kept: [Resolver<Int>] = []
             let alls: [Promise<[Int]>] = (0..<rounds).map { round in
                 let a = Promise<Int>.pending()
                 let b = Promise<Int>.pending()
@@ -177,6 +179,7 @@ extension ConfigurationTests {
                 fulfilled.append(a.resolver)
                 abandoned.append(b.resolver)
                 waiting.append(c.promise)
+                kept.append(c.resolver)
                 return when(fulfilled: [a.promise, b.promise, c.promise])
             }
             let toFulfil = fulfilled
@@ -203,6 +206,7 @@ extension ConfigurationTests {
             #expect(alls.allSatisfy { $0.isCancelled })
             #expect(waiting.allSatisfy { $0.isCancelled })
             #expect((0..<rounds).allSatisfy { hooks[$0] == 1 })
+            withExtendedLifetime(kept) {}
         }
     }
 }
