@@ -26,7 +26,7 @@ import Dispatch
 ///
 /// The interval:
 /// - zero or negative: no rate limit; bodies are handed to the queue at once, in order.
-/// - ``DispatchTimeInterval/never``, or one too long to count in nanoseconds: a window that
+/// - `DispatchTimeInterval.never`, or one too long to count in nanoseconds: a window that
 ///   never ends, so at most `maxDispatches` bodies ever start. Later bodies are dropped at
 ///   once: released without being called, and where Pledge asks to hear about drops, it is
 ///   told on the dispatching thread and rejects the promise with ``PMKError/cancelled``.
