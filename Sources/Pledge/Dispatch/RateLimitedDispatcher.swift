@@ -96,6 +96,9 @@ public final class RateLimitedDispatcher: Dispatcher, DroppingDispatcher {
     private let limit: Int
     private let window: Window
     private let queue: DispatchQueue
+    /// Told each start time as recorded, on the queue, right before the body runs; for tests,
+    /// which cannot read the clock at the same instant from inside the body.
+    private let startObserver: (@Sendable (UInt64) -> Void)?
     private let state = LockedValue(State())
 
     /// Makes a dispatcher that starts at most `maxDispatches` bodies in any window of length
@@ -108,7 +111,15 @@ public final class RateLimitedDispatcher: Dispatcher, DroppingDispatcher {
     ///   - maxDispatches: How many bodies may start in one window.
     ///   - perInterval: The length of the window.
     ///   - queue: Where bodies run; a global concurrent queue by default.
-    public init(maxDispatches: Int, perInterval: DispatchTimeInterval, queue: DispatchQueue = .global()) {
+    public convenience init(maxDispatches: Int, perInterval: DispatchTimeInterval, queue: DispatchQueue = .global()) {
+        self.init(maxDispatches: maxDispatches, perInterval: perInterval, queue: queue, startObserver: nil)
+    }
+
+    /// The designated initialiser, with a start observer for tests.
+    init(
+        maxDispatches: Int, perInterval: DispatchTimeInterval, queue: DispatchQueue,
+        startObserver: (@Sendable (UInt64) -> Void)?
+    ) {
         if maxDispatches < 1 {
             conf.log(
                 .badInput("RateLimitedDispatcher(maxDispatches: \(maxDispatches)) starts one body per interval"))
@@ -116,6 +127,7 @@ public final class RateLimitedDispatcher: Dispatcher, DroppingDispatcher {
         limit = max(maxDispatches, 1)
         window = Self.window(perInterval)
         self.queue = queue
+        self.startObserver = startObserver
     }
 
     private static func window(_ interval: DispatchTimeInterval) -> Window {
@@ -175,14 +187,15 @@ public final class RateLimitedDispatcher: Dispatcher, DroppingDispatcher {
 
     /// Records the start of a handed-over body, on the queue, then runs it.
     private func start(_ body: Body) {
-        let next = state.withLock { state in
+        let (next, now) = state.withLock { state in
             // Read the clock under the lock, so that recorded starts are in order.
             let now = DispatchTime.now().uptimeNanoseconds
             state.starts.append(now)
             state.handedOver -= 1
-            return state.advance(now: now, limit: limit, window: window)
+            return (state.advance(now: now, limit: limit, window: window), now)
         }
         perform(next)
+        startObserver?(now)
         body()
     }
 }
