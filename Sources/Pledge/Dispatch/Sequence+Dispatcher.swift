@@ -287,6 +287,25 @@ extension Guarantee where T: Sequence {
         Guarantee<[T.Iterator.Element]>(
             box: _chain(on: dispatcher, cancelsOnDrop: false, MapOperation { $0.sorted(by: areInIncreasingOrder) }))
     }
+
+    /// Sorts the elements with `areInIncreasingOrder`, through `dispatcher`: the `by:` spelling of
+    /// `sortedValues(on:_:)`.
+    ///
+    /// ```swift
+    /// cachedUsers().sortedValues(on: limiter, by: { $0.name < $1.name }).done { show($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Runs the sort.
+    ///   - areInIncreasingOrder: Whether its first argument should come before its second.
+    /// - Returns: A guarantee of the sorted elements.
+    @inlinable
+    public func sortedValues(
+        on dispatcher: some Dispatcher,
+        by areInIncreasingOrder: @escaping @Sendable (T.Iterator.Element, T.Iterator.Element) -> Bool
+    ) -> Guarantee<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
+        sortedValues(on: dispatcher, areInIncreasingOrder)
+    }
 }
 
 extension Guarantee where T: Sequence, T.Iterator.Element: Comparable & Sendable {

@@ -259,6 +259,16 @@ struct DispatcherOperatorCase: Sendable, CustomStringConvertible {
                     } as Guarantee)
             })
         cases.append(
+            DispatcherOperatorCase(name: "Guarantee.sortedValues(by:)") { d, p in
+                waiting(
+                    cached.sortedValues(
+                        on: d,
+                        by: {
+                            p()
+                            return $0 < $1
+                        }) as Guarantee)
+            })
+        cases.append(
             DispatcherOperatorCase(name: "Guarantee.sortedValues()", hasClosure: false) { d, _ in
                 waiting(cached.sortedValues(on: d) as Guarantee)
             })
