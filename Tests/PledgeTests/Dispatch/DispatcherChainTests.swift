@@ -43,6 +43,26 @@ import Testing
         #expect(ran.load(ordering: .relaxed) == 0)
     }
 
+    @Test func aGuaranteesOperatorOnAnInvalidatedQueueStaysPendingAndIsFreed() {
+        let queue = InvalidatableQueue(queue: DispatchQueue(label: "chain.invalidated-guarantee"))
+        queue.invalidate()
+        let counter = LifetimeCounter()
+        weak var weakEnd: Guarantee<Int>?
+        do {
+            let tracker = LifetimeTracker(counter)
+            let end = Guarantee.value(1).map(on: queue) { value -> Int in
+                tracker.touch()
+                return value
+            }
+            weakEnd = end
+            // Dropped at once (the queue was invalidated before): nothing will resolve it.
+            #expect(end.isPending)
+        }
+        // Released, with the closure, and nothing logged: it has no resolver to complain.
+        #expect(weakEnd == nil)
+        #expect(counter.alive == 0)
+    }
+
     @Test func aConcurrencyLimitedChainRunsEveryStepInOrder() {
         let dispatcher = ConcurrencyLimitedDispatcher(limit: 2, queue: .global())
         var end = Promise.value(0)
