@@ -17,9 +17,11 @@ let package = Package(
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",
-            dependencies: ["Pledge"],
+            dependencies: ["Pledge", "CPledgeTestSetup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Installs the tests' quiet log handler before the test runner starts.
+        .target(name: "CPledgeTestSetup", path: "Tests/CPledgeTestSetup"),
         // A client fixture: compiled by every `swift build`, so idiomatic Swift 6 client code is
         // proven to build (with zero warnings under `-warnings-as-errors` in CI). The Swift 5
         // fixture and the code Swift 6 must reject are checked by `.ci/check-clients`.

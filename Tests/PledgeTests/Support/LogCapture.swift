@@ -1,5 +1,6 @@
 import Foundation
 import Pledge
+import Synchronization
 import Testing
 
 /// The kind of a ``LogEvent``, without its payload, so that tests can count and compare events.
@@ -28,6 +29,17 @@ extension LogEvent {
         }
     }
 }
+
+/// The test process's log handler outside ``LogCapture/capture(_:)``: counts events instead of
+/// printing them, so that a passing `swift test` prints no `Pledge:` lines. Installed before
+/// the test runner starts, by the C target `CPledgeTestSetup`.
+@_cdecl("pledge_tests_quiet_logs")
+func quietLogsForTests() {
+    conf.logHandler = { _ in uncapturedLogEvents.add(1, ordering: .relaxed) }
+}
+
+/// How many events were logged outside any capture.
+let uncapturedLogEvents = Atomic<Int>(0)
 
 /// Collects the events sent to `conf.logHandler` while installed by ``capture(_:)``.
 ///
