@@ -42,14 +42,7 @@ extension Box {
         if phase == BoxPhase.settled { return handler.call(with: self, &run) }
         // Safety: see `attach(_:_:)`.
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
-        switch box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing) {
-        case .stored: return nil
-        case .help: return EmptyBox.helpStep(Retained(box))
-        case .settled(let handler): return handler.call(with: self, &run)
-        case .start:
-            box.startBody()
-            return nil
-        }
+        return box.finishAttaching(box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing), &run)
     }
 
     /// ``attach(_:_:_:)`` for a box that depends on this one from now on, as a `then` result
@@ -80,14 +73,7 @@ extension Box {
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
         let outcome = box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing)
         dependent.unlock(word)
-        switch consume outcome {
-        case .stored: return nil
-        case .help: return EmptyBox.helpStep(Retained(box))
-        case .settled(let handler): return handler.call(with: self, &run)
-        case .start:
-            box.startBody()
-            return nil
-        }
+        return box.finishAttaching(outcome, &run)
     }
 
     /// Takes back the handler attached with `target`, unless it has started: for a waiter that
@@ -121,6 +107,22 @@ extension Box {
 }
 
 extension EmptyBox {
+    /// What an attachment made inside a run does once its handler is stored (see
+    /// ``store(_:lane:sealing:)``), after every lock is dropped.
+    ///
+    /// - Returns: the step to run next, if any.
+    @inlinable @inline(__always)
+    final func finishAttaching(_ outcome: consuming StoreOutcome, _ run: inout Run) -> Step? {
+        switch consume outcome {
+        case .stored: return nil
+        case .help: return EmptyBox.helpStep(Retained(self))
+        case .settled(let handler): return handler.call(with: self, &run)
+        case .start:
+            startBody()
+            return nil
+        }
+    }
+
     /// Runs this thread's lane of the box's handlers (see ``Box/attach(_:_:)``), or, when the
     /// thread is nested too deep, leaves that to its running loop. Kept out of line: rare.
     @inlinable @inline(never)
