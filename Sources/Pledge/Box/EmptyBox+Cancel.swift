@@ -51,12 +51,9 @@ extension EmptyBox {
     /// box is pending.
     @usableFromInline
     final func retainedUpstream() -> AnyBox? {
-        let link = linkWord
-        guard let pointer = UnsafeMutableRawPointer(bitPattern: link), pledge_try_retain(pointer) else { return nil }
-        // Safety: under this box's lock a non-zero link names a box whose memory is still
-        // allocated (see `linkWord`); `swift_tryRetain` gave a count only because it is not
-        // being freed, and that count is adopted here.
-        return Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue()
+        // Under this box's lock a non-zero link names a box whose memory is still allocated (see
+        // `linkWord`).
+        retainIfAlive(UnsafeMutableRawPointer(bitPattern: linkWord), as: AnyBox.self)
     }
 
     /// The one transition behind cancelling. Seals the box with ``PMKError/cancelled`` and

@@ -133,12 +133,11 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
         cancelLock.withLock {
             for position in 0...table.mask {
                 let entry = table.entries[position]
-                guard entry.key != 0, !gone[entry.index], let pointer = UnsafeMutableRawPointer(bitPattern: entry.key),
-                    pledge_try_retain(pointer)
+                // An input not marked gone has its memory (see `gone`).
+                guard entry.key != 0, !gone[entry.index],
+                    let input = retainIfAlive(UnsafeMutableRawPointer(bitPattern: entry.key), as: AnyBox.self)
                 else { continue }
-                // Safety: an input not marked gone has its memory (see `gone`); `swift_tryRetain`
-                // gave a count, adopted here, because it is not being freed.
-                alive.append(Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue())
+                alive.append(input)
             }
         }
         for input in alive { Cancellation.run(from: input, .dependentCancelled(self)) }

@@ -157,12 +157,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             // Nobody owns the iterator while the fan-in waits at its limit: own it, to let it go.
             let ownsSource = !state.pulling && !state.exhausted
             if ownsSource { state.pulling = true }
-            var alive: [AnyBox] = []
-            for pointer in state.inputs.values where pledge_try_retain(pointer) {
-                // Safety: the unowned count keeps the memory of a box, and `swift_tryRetain`
-                // gave a count, adopted here, because it is not being freed.
-                alive.append(Unmanaged<AnyBox>.fromOpaque(pointer).takeRetainedValue())
-            }
+            // Each kept address holds an unowned count: the memory of a box.
+            let alive = state.inputs.values.compactMap { retainIfAlive($0, as: AnyBox.self) }
             return (alive, ownsSource)
         }
         if ownsSource { Trampoline.run { pull(&$0) } }

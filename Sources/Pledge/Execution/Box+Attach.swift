@@ -76,15 +76,6 @@ extension Box {
         return box.finishAttaching(outcome, &run)
     }
 
-    /// Takes back the handler attached with `target`, unless it has started: for a waiter that
-    /// stops waiting. The handler is released after the box's lock.
-    @inlinable
-    final func detach(_ target: AnyObject) {
-        guard phase != BoxPhase.settled else { return }
-        // Safety: see `attach(_:_:)`.
-        _ = unsafeDowncast(self, to: EmptyBox<R>.self).remove(target: target)
-    }
-
     /// Calls `body` with the value once the box is sealed and has started every handler attached
     /// before: what a promise's or guarantee's `pipe(to:)` does.
     @inlinable

@@ -66,10 +66,10 @@ extension Trampoline {
 @usableFromInline
 final class FanInLinks: @unchecked Sendable {
     // Safety: `inputs` and `count` are written only by `add(_:)`, before the links are handed
-    // to a hook, which publishes them. Every address carries an unowned count taken when it was
-    // stored and given back in `deinit`, so its memory stays allocated while this object lives,
-    // and `swift_tryRetain` may be called on it.
-    @usableFromInline let target: UnsafeMutableRawPointer
+    // to a hook, which publishes them. Every address in `inputs` carries an unowned count taken
+    // when it was stored and given back in `deinit`, so its memory stays allocated while this
+    // object lives, and `retainIfAlive` may be called on it.
+    @usableFromInline let target: UnownedTarget
     @usableFromInline let inputs: UnsafeMutablePointer<UnsafeMutableRawPointer>
     @usableFromInline let capacity: Int
     @exclusivity(unchecked) @usableFromInline var count = 0
@@ -78,13 +78,12 @@ final class FanInLinks: @unchecked Sendable {
     /// `capacity` inputs.
     @usableFromInline
     init(target: AnyObject, capacity: Int) {
-        self.target = Self.unowned(target)
+        self.target = UnownedTarget(target)
         self.capacity = capacity
         inputs = .allocate(capacity: capacity)
     }
 
     deinit {
-        pledge_unowned_release(target)
         for index in 0..<count { pledge_unowned_release(inputs[index]) }
         inputs.deallocate()
     }
@@ -99,30 +98,30 @@ final class FanInLinks: @unchecked Sendable {
         count += 1
     }
 
-    private static func unowned(_ object: AnyObject) -> UnsafeMutableRawPointer {
-        let pointer = Unmanaged.passUnretained(object).toOpaque()
-        pledge_unowned_retain(pointer)
-        return pointer
-    }
-
-    /// The object, with a strong count, unless it is being freed or was.
-    private static func alive(_ pointer: UnsafeMutableRawPointer) -> AnyObject? {
-        guard pledge_try_retain(pointer) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
-    }
-
     /// The fan-in was cancelled: each input still alive loses the fan-in as a dependent, and is
     /// cancelled when that was its last one.
     @usableFromInline
     func cancelInputs() {
-        guard let target = Self.alive(target) else { return }
+        guard let target = target.alive() else { return }
         for index in 0..<count {
-            // Safety: `inputs` holds only boxes (see `add(_:)`).
-            if let input = Self.alive(inputs[index]) {
-                Cancellation.run(from: unsafeDowncast(input, to: AnyBox.self), .dependentCancelled(target))
+            // `inputs` holds only boxes (see `add(_:)`), each with an unowned count.
+            if let input = retainIfAlive(inputs[index], as: AnyBox.self) {
+                Cancellation.run(from: input, .dependentCancelled(target))
             }
         }
     }
+}
+
+/// The object at `pointer`, with a strong count, unless it is being freed or was (then `nil`):
+/// `swift_tryRetain`, its count adopted. The one place Pledge does this.
+///
+/// The caller must know that the memory at `pointer` is still an allocated `Object`: it holds an
+/// unowned count on it, or a lock that the object's `deinit` must take before it can finish.
+@usableFromInline
+func retainIfAlive<Object: AnyObject>(_ pointer: UnsafeMutableRawPointer?, as _: Object.Type) -> Object? {
+    // Safety: see above; `swift_tryRetain` gives a count only to an object not being freed.
+    guard let pointer, pledge_try_retain(pointer) else { return nil }
+    return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
 }
 
 /// An object held by an unowned count: its memory stays allocated, so ``alive()`` may ask for it
@@ -146,7 +145,6 @@ final class UnownedTarget: @unchecked Sendable {
     /// The object, with a strong count, unless it is being freed or was.
     @usableFromInline
     func alive() -> AnyObject? {
-        guard pledge_try_retain(pointer) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        retainIfAlive(pointer, as: AnyObject.self)
     }
 }
