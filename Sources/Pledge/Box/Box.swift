@@ -39,6 +39,12 @@ enum BoxPhase {
     @inlinable static var firing: UInt32 { 1 }
     /// Sealed, and every handler attached so far has returned: a new one may run at once.
     @inlinable static var settled: UInt32 { 2 }
+    /// Settled as a failure that no handler has received yet: what a box rejected with no
+    /// handler waiting starts in. The first handler, or the first read of its state, makes it
+    /// ``settled`` (see ``Box/observe()``); a box freed in this phase reports its error as
+    /// unhandled (see ``LogEvent/unhandledRejection(_:site:)``). Everything that runs a handler
+    /// at once on a `settled` box takes its slower path here, which is what catches the first.
+    @inlinable static var unobserved: UInt32 { 3 }
     /// The bits of the state word that hold the phase.
     @inlinable static var mask: UInt32 { 3 }
     /// Set in the state word while a thread holds an ``EmptyBox``'s lock.
@@ -121,6 +127,12 @@ class Box<R: Sendable>: AnyBox, @unchecked Sendable {
         /// The ledger this box is counted in (see ``LiveObjectLedger``); debug builds only.
         @usableFromInline
         final let ledger: LiveObjectLedger?
+
+        /// Where the promise or guarantee this box backs was made, or the first one of its
+        /// chain; debug builds only (see ``CreationSite``). Written before the box is
+        /// published, never after.
+        @usableFromInline
+        final var site: CreationSite?
     #endif
 
     @inlinable
@@ -129,6 +141,7 @@ class Box<R: Sendable>: AnyBox, @unchecked Sendable {
         state = Atomic(phase)
         #if DEBUG
             ledger = LiveObjectLedger.enrolBox()
+            site = nil
         #endif
         super.init()
     }
@@ -154,6 +167,55 @@ class Box<R: Sendable>: AnyBox, @unchecked Sendable {
     @inlinable
     final func inspect() -> Sealant<R> {
         phase == BoxPhase.pending ? .pending : .resolved(value)
+    }
+
+    /// ``inspect()`` for a user reading the state of a promise: a failure read this way counts
+    /// as seen, as one a handler receives does.
+    @inlinable
+    final func inspectObserving() -> Sealant<R> {
+        let current = phase
+        if current == BoxPhase.pending { return .pending }
+        if current == BoxPhase.unobserved { observe() }
+        return .resolved(value)
+    }
+
+    /// The phase a box sealed with `value` rests in once no handler is due: ``BoxPhase/unobserved``
+    /// for a failure, ``BoxPhase/settled`` otherwise. Specialised code decides this from the
+    /// `Result`'s case alone.
+    @inlinable @inline(__always)
+    static func restingPhase(for value: R) -> UInt32 {
+        (value as? any CancellableOutcome)?.isFailure == true ? BoxPhase.unobserved : BoxPhase.settled
+    }
+
+    /// Marks an ``BoxPhase/unobserved`` box ``BoxPhase/settled``: its error has been seen. Kept out
+    /// of line: rare.
+    @usableFromInline @inline(never)
+    final func observe() {
+        // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
+        let box = unsafeDowncast(self, to: EmptyBox<R>.self)
+        var word = box.lock()
+        if word.phase == BoxPhase.unobserved { word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled }
+        box.unlock(word)
+    }
+
+    /// Reports the box's error as unhandled, unless it is a cancellation: called by the `deinit`
+    /// of a box freed ``BoxPhase/unobserved``. Not specialised, and rare.
+    @usableFromInline
+    final func reportUnhandledRejection() {
+        guard let outcome = value as? any CancellableOutcome, let error = outcome.failure, !error.isCancelled else {
+            return
+        }
+        conf.log(.unhandledRejection(error, site: creationSite))
+    }
+
+    /// Where the promise this box backs was made (see ``site``); always `nil` in release builds.
+    @inlinable
+    final var creationSite: CreationSite? {
+        #if DEBUG
+            return site
+        #else
+            return nil
+        #endif
     }
 
     /// The box a handler was called with (see ``HandlerFunction``): the one it was attached to,

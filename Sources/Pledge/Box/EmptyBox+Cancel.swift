@@ -157,6 +157,10 @@ protocol CancellableOutcome {
     static var cancelledOutcome: Self { get }
     /// Whether this is a failure whose error is a cancellation.
     var isCancelledOutcome: Bool { get }
+    /// Whether this is a failure.
+    var isFailure: Bool { get }
+    /// The error, when this is a failure.
+    var failure: (any Error)? { get }
 }
 
 extension Result: CancellableOutcome where Failure == any Error {
@@ -167,6 +171,18 @@ extension Result: CancellableOutcome where Failure == any Error {
     var isCancelledOutcome: Bool {
         if case .failure(let error) = self { return error.isCancelled }
         return false
+    }
+
+    @inlinable
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+
+    @inlinable
+    var failure: (any Error)? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

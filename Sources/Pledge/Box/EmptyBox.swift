@@ -37,9 +37,13 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     final var handlers = Handlers()
 
     deinit {
-        // The upstream link is not a reference: it must not be released as the placeholder's
-        // error (see `linkWord`).
-        if isPending { linkWord = 0 }
+        // A box is freed pending, settled, or unobserved (a firing box is kept alive by its loop).
+        let phase = state.load(ordering: .relaxed) & BoxPhase.mask
+        if phase != BoxPhase.settled {
+            // The upstream link is not a reference: it must not be released as the
+            // placeholder's error (see `linkWord`).
+            if phase == BoxPhase.pending { linkWord = 0 } else { reportUnhandledRejection() }
+        }
         // A box freed unsealed (abandoned) still holds the placeholder, whose destruction
         // releases nothing, and its handlers, which own the rest of its chain: those are
         // released iteratively (see `Teardown`). A sealed box has none left.
@@ -85,6 +89,13 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable
     init(placeholder: R) {
         super.init(value: placeholder, phase: BoxPhase.pending)
+    }
+
+    /// Makes a box born sealed with the failure `value`, ``BoxPhase/unobserved`` (see
+    /// ``bornSealed(_:)``).
+    @inlinable
+    init(unobserved value: R) {
+        super.init(value: value, phase: BoxPhase.unobserved)
     }
 
     /// Runs the body of a ``LazyBox`` whose first handler the calling thread just stored (see
@@ -154,7 +165,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         _ handler: consuming Handler, lane: UInt32, sealing: ObjectIdentifier?, _ locked: StateWord
     ) -> StoreOutcome {
         var word = locked
-        if word.phase == BoxPhase.settled {
+        if word.phase != BoxPhase.firing {
+            // Settled: this handler receives the value, so an unobserved failure is now seen.
+            word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled
             unlock(word)
             return .settled(handler)
         }
@@ -191,7 +204,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         guard var word = lockIfPending(writing: newValue) else { return false }
         let due = !handlers.isEmpty
         // The inline handler's lane stays in the word.
-        word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : BoxPhase.settled)
+        word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : Box.restingPhase(for: newValue))
         unlock(word)
         return due
     }
@@ -211,7 +224,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         var first = handlers.takeInline(&word)
         if first == nil, let entry = handlers.list?.takeFirst(where: { _ in true }) { first = Claim(entry) }
         guard let claim = first else {
-            unlock(StateWord(phase: BoxPhase.settled))
+            unlock(StateWord(phase: Box.restingPhase(for: newValue)))
             return nil
         }
         word.raw = word.raw & ~BoxPhase.mask | BoxPhase.firing

@@ -86,7 +86,7 @@ extension ValueOperation {
     /// A settled input needs no pending box at all: the output is born sealed.
     @inlinable
     func settled(_ result: Result<Input, Error>) -> Box<Result<Output, Error>> {
-        SealedBox(output(for: result))
+        bornSealed(output(for: result))
     }
 }
 

@@ -21,8 +21,14 @@ extension Thenable {
         // so that the optimiser can keep a promise that never leaves its function off the heap.
         guard let source = _box else { return _attachToForeign(on: queue, flags: flags, operation) }
         // The common inline case first, small enough to inline into every operator.
-        if queue == nil, flags == nil, let result = source.settledValue { return operation.settled(result) }
-        return source.chain(on: queue, flags: flags, operation, linking: Self.self == Promise<T>.self)
+        let box =
+            if queue == nil, flags == nil, let result = source.settledValue {
+                operation.settled(result)
+            } else {
+                source.chain(on: queue, flags: flags, operation, linking: Self.self == Promise<T>.self)
+            }
+        box.inheritSite(from: source)
+        return box
     }
 
     /// ``_chain(on:flags:_:)`` for a thenable outside Pledge: the operation travels in a closure

@@ -28,6 +28,7 @@ extension Thenable {
             _pipeOnce(handler)
             return box
         }
+        box.inheritSite(from: source)
         // Linked exactly as `Box.chain(on:flags:_:linking:)` links, so that cancelling the
         // operator's promise cancels its input when nothing else depends on it.
         if Self.self == Promise<T>.self { box.link(to: source) }

@@ -81,14 +81,13 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
         // Once per input, even for a thenable outside Pledge that calls back twice: one input
         // rejected twice must not count as two. The tally is the target, which a cancelled race
         // takes back.
+        // Every input is attached, even once a winner is in (see `_race(_:)`).
         thenable._pipeOnce(target: pending) { _, source, run in
             let result = Box<Result<U.T, Error>>.attached(source).value
             if case .success = result { return run.seal(Retained(box), with: result) }
             guard pending.rejectionIsLast() else { return nil }
             return run.seal(Retained(box), with: .failure(PMKError.noWinner))
         }
-        // A winner is in: the rest would only be ignored.
-        if !box.isPending { break }
     }
     cancelInputs(of: box, target: pending, thenables)
     return Promise(box: box)
@@ -99,9 +98,9 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
 func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
     for thenable in thenables {
+        // Every input is attached, even once a winner is in: each was handed to the race, so a
+        // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
         Trampoline.run { thenable._forward(into: Retained(box), linking: false, &$0) }
-        // A winner is in: the rest would only be ignored.
-        if !box.isPending { break }
     }
     cancelInputs(of: box, target: box, thenables)
     return box

@@ -2,17 +2,42 @@
 ///
 /// Pledge never crashes on misuse; it reports it here. The default handler prints one line per
 /// event to standard error.
+///
+/// Three events report a promise that was lost, which is almost always a bug; in debug builds
+/// they carry the ``CreationSite`` of the promise (or of the first promise of its chain), and
+/// the default handler prints it:
+///
+/// ```swift
+/// func refresh() {
+///     fetchUser(id: 42).done { user in
+///         print(user.name)
+///     }  // no catch: a failure is reported as .unhandledRejection
+/// }
+/// ```
 public enum LogEvent: Sendable {
-    /// `wait()` was called on the main thread, which blocks it; Pledge continues waiting.
+    /// `wait()` was called on the main thread while the promise was pending, and the main queue
+    /// is one of the ``PMKConfiguration/Q`` queues: handlers there cannot run until `wait()`
+    /// returns, so if the chain needs one, this wait never ends. Pledge continues waiting.
     case waitOnMainThread
 
     /// A pending promise can no longer be resolved: its ``Resolver`` was released without
-    /// fulfilling or rejecting it. Everything waiting on it will wait forever.
-    case pendingPromiseDeallocated
+    /// fulfilling or rejecting it. Everything waiting on it will wait forever. `site` is where
+    /// the promise was made, in debug builds; `nil` in release builds.
+    case pendingPromiseDeallocated(site: CreationSite?)
 
     /// A pending guarantee can no longer be resolved: the function that resolves it was
-    /// released without being called. Everything waiting on it will wait forever.
-    case pendingGuaranteeDeallocated
+    /// released without being called. Everything waiting on it will wait forever. `site` is
+    /// where the guarantee was made, in debug builds; `nil` in release builds.
+    case pendingGuaranteeDeallocated(site: CreationSite?)
+
+    /// A rejected promise was released, and no handler ever received its error: a chain that
+    /// ends without `catch`, say, or a promise nobody attached to. Logged once per promise,
+    /// never for a cancellation (see `Error.isCancelled`), and never when the error went on to
+    /// a handler, such as a `catch`, `recover`, `cauterize()`, `wait()` or `async()`, or was read
+    /// through ``Thenable/result`` (or `value`, `error`, `isRejected` and the other state
+    /// reads). `site` is where the promise, or the first promise of its chain, was made, in
+    /// debug builds; `nil` in release builds.
+    case unhandledRejection(Error, site: CreationSite?)
 
     /// An error reached ``CatchMixin/cauterize()`` and was dropped on purpose.
     case cauterized(Error)
@@ -44,11 +69,17 @@ extension LogEvent: CustomStringConvertible {
     public var description: String {
         switch self {
         case .waitOnMainThread:
-            return "Pledge: warning: wait() called on the main thread; it blocks until the promise resolves."
-        case .pendingPromiseDeallocated:
+            return "Pledge: warning: wait() called on the main thread while a Q queue is the main queue; "
+                + "if the chain needs that queue, this wait never ends."
+        case .pendingPromiseDeallocated(let site):
             return "Pledge: warning: a pending promise was deallocated: its Resolver was released unresolved."
-        case .pendingGuaranteeDeallocated:
+                + Self.madeAt(site)
+        case .pendingGuaranteeDeallocated(let site):
             return "Pledge: warning: a pending guarantee was deallocated: its resolve function was released uncalled."
+                + Self.madeAt(site)
+        case .unhandledRejection(let error, let site):
+            return "Pledge: warning: a rejected promise was released and no handler saw its error: \(error)"
+                + Self.madeAt(site)
         case .cauterized(let error):
             return "Pledge: cauterized error: \(error)"
         case .nilDispatchQueueWithFlags:
@@ -62,5 +93,10 @@ extension LogEvent: CustomStringConvertible {
         case .badInput(let message):
             return "Pledge: warning: bad input: \(message)"
         }
+    }
+
+    /// ` (made at File.swift:12)`, or nothing without a site.
+    private static func madeAt(_ site: CreationSite?) -> String {
+        site.map { " (made at \($0))" } ?? ""
     }
 }

@@ -16,7 +16,12 @@ extension Box {
     @inlinable @inline(__always)
     final func attach(_ target: consuming (any HandlerTarget)?, _ function: @escaping HandlerFunction) {
         let handler = Handler(target: target, function: function)
-        if phase == BoxPhase.settled { return Trampoline.call(handler, with: self) }
+        let phase = phase
+        // Settled, or settled and unobserved (the two highest phases): run it at once.
+        if phase >= BoxPhase.settled {
+            if phase == BoxPhase.unobserved { observe() }
+            return Trampoline.call(handler, with: self)
+        }
         // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
         let thread = ThreadRunState.current
@@ -39,7 +44,12 @@ extension Box {
         -> Step?
     {
         let handler = Handler(target: target, function: function)
-        if phase == BoxPhase.settled { return handler.call(with: self, &run) }
+        let phase = phase
+        // Settled, unobserved or not (see `attach(_:_:)`): run it at once.
+        if phase >= BoxPhase.settled {
+            if phase == BoxPhase.unobserved { observe() }
+            return handler.call(with: self, &run)
+        }
         // Safety: see `attach(_:_:)`.
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
         return box.finishAttaching(box.store(handler, lane: run.tag, sealing: run.thread.pointee.sealing), &run)
@@ -64,8 +74,10 @@ extension Box {
         }
         dependent.linkWord = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         let handler = Handler(target: dependent, function: function)
-        guard phase != BoxPhase.settled else {
+        let phase = phase
+        guard phase < BoxPhase.settled else {
             dependent.unlock(word)
+            if phase == BoxPhase.unobserved { observe() }
             return handler.call(with: self, &run)
         }
         // Safety: see `attach(_:_:)`. This box's lock is taken inside the dependent's: nothing

@@ -5,7 +5,7 @@ extension Guarantee {
     /// operator such as `map` or `done`, `pipe(to:)`, `wait()`, `async()`, `when`, `race`, or a
     /// `then` whose closure returns this guarantee), right after that first handler is attached,
     /// with the function that resolves the guarantee. Only the first call of that function
-    /// counts; if it is released uncalled, Pledge logs ``LogEvent/pendingGuaranteeDeallocated``.
+    /// counts; if it is released uncalled, Pledge logs ``LogEvent/pendingGuaranteeDeallocated(site:)``.
     /// Reading ``isPending``, ``value``, ``result`` or ``description`` does not start `body`.
     ///
     /// A lazy guarantee that nothing ever attaches to is released with `body`, unrun, and logs
@@ -19,9 +19,18 @@ extension Guarantee {
     /// answer.done { print($0) }
     /// ```
     ///
-    /// - Parameter body: Resolves the guarantee through the function it is given.
+    /// - Parameters:
+    ///   - body: Resolves the guarantee through the function it is given.
+    ///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+    ///     debug builds (see ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
     /// - Returns: A pending guarantee that starts `body` on its first attachment.
-    public static func lazy(_ body: @escaping @Sendable (@escaping @Sendable (T) -> Void) -> Void) -> Guarantee<T> {
-        Guarantee(box: LazyBox<T> { box in body(GuaranteeSealer(box).resolve) })
+    public static func lazy(
+        _ body: @escaping @Sendable (@escaping @Sendable (T) -> Void) -> Void,
+        file: StaticString = #fileID, line: UInt = #line
+    ) -> Guarantee<T> {
+        let box = LazyBox<T> { box in body(GuaranteeSealer(box).resolve) }
+        box.recordSite(file, line)
+        return Guarantee(box: box)
     }
 }

@@ -30,7 +30,8 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// resolves it.
     ///
     /// Only the first call of that function counts. If it is released uncalled, Pledge logs
-    /// ``LogEvent/pendingGuaranteeDeallocated``.
+    /// ``LogEvent/pendingGuaranteeDeallocated(site:)``, with `file` and `line`, where the
+    /// guarantee was made, in debug builds (see ``CreationSite``); leave them out.
     ///
     /// ```swift
     /// let answer = Guarantee<Int> { resolve in
@@ -38,18 +39,27 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// }
     /// ```
     @inlinable
-    public init(resolver body: (@escaping @Sendable (T) -> Void) -> Void) {
+    public init(
+        resolver body: (@escaping @Sendable (T) -> Void) -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         self.box = box
         body(GuaranteeSealer(box).resolve)
     }
 
     /// Makes a pending guarantee and the function that resolves it.
     ///
-    /// - Returns: the guarantee and its resolve function; see ``init(resolver:)``.
+    /// `file` and `line` say where the guarantee was made, for
+    /// ``LogEvent/pendingGuaranteeDeallocated(site:)`` in debug builds; leave them out.
+    ///
+    /// - Returns: the guarantee and its resolve function; see ``init(resolver:file:line:)``.
     @inlinable
-    public class func pending() -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void) {
+    public class func pending(file: StaticString = #fileID, line: UInt = #line)
+        -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void)
+    {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
 
@@ -117,7 +127,7 @@ extension Guarantee: CustomReflectable {
 }
 
 /// Owns the right to resolve a pending guarantee; logs
-/// ``LogEvent/pendingGuaranteeDeallocated`` if released before using it.
+/// ``LogEvent/pendingGuaranteeDeallocated(site:)`` if released before using it.
 @usableFromInline
 final class GuaranteeSealer<T: Sendable>: Sendable {
     @usableFromInline
@@ -130,7 +140,7 @@ final class GuaranteeSealer<T: Sendable>: Sendable {
 
     deinit {
         if box.isPending {
-            conf.log(.pendingGuaranteeDeallocated)
+            conf.log(.pendingGuaranteeDeallocated(site: box.creationSite))
         }
     }
 

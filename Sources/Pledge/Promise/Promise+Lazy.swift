@@ -19,17 +19,24 @@ extension Promise {
     /// config.done { print($0) }.catch { print($0) }
     /// ```
     ///
-    /// - Parameter body: Resolves the promise through the resolver it is given; may throw.
+    /// - Parameters:
+    ///   - body: Resolves the promise through the resolver it is given; may throw.
+    ///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+    ///     builds (see ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
     /// - Returns: A pending promise that starts `body` on its first attachment.
-    public static func lazy(_ body: @escaping @Sendable (Resolver<T>) throws -> Void) -> Promise<T> {
-        Promise(
-            box: LazyBox<T> { box in
-                let resolver = Resolver(box)
-                do {
-                    try body(resolver)
-                } catch {
-                    resolver.reject(error)
-                }
-            })
+    public static func lazy(
+        _ body: @escaping @Sendable (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line
+    ) -> Promise<T> {
+        let box = LazyBox<T> { box in
+            let resolver = Resolver(box)
+            do {
+                try body(resolver)
+            } catch {
+                resolver.reject(error)
+            }
+        }
+        box.recordSite(file, line)
+        return Promise(box: box)
     }
 }

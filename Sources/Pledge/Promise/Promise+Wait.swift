@@ -4,11 +4,13 @@ extension Promise {
     /// Blocks the calling thread until the promise resolves, then returns the value or throws
     /// the error. For scripts, command-line tools and tests; async code uses `async()` instead.
     ///
-    /// Called on the main thread, it logs ``LogEvent/waitOnMainThread`` and waits. Called on a
-    /// queue from ``PMKConfiguration/Q`` while pending, it logs ``LogEvent/waitOnHandlerQueue``:
+    /// It warns only where it can hang for good: called while the promise is pending on a
+    /// queue from ``PMKConfiguration/Q``, it logs ``LogEvent/waitOnHandlerQueue`` (or, on the
+    /// main thread when `.main` is one of those queues, ``LogEvent/waitOnMainThread``), since
     /// handlers on that queue cannot run until `wait()` returns, so a chain that needs one never
-    /// resolves. (On the main queue, when it is one of the ``PMKConfiguration/Q`` queues, it logs
-    /// both.)
+    /// resolves. It does not know which queues a chain's `on:` arguments name: waiting on a
+    /// serial queue that a handler of the same chain needs hangs without a warning. With the
+    /// default ``PMKConfiguration/Q``, the main thread of a command-line tool waits silently.
     ///
     /// Do not call it from inside a handler to wait for a promise further down the same chain:
     /// that promise cannot resolve before the handler returns, so the wait never ends. (Waiting
@@ -45,11 +47,10 @@ extension Guarantee {
 ///
 /// - Parameter resolved: Reads the resolved state; returns `nil` while `thenable` is pending.
 func blockUntilResolved<U: Thenable, V>(_ thenable: U, _ resolved: () -> V?) -> V {
-    if MainThread.isCurrent {
-        conf.log(.waitOnMainThread)
-    }
+    // Only a wait that blocks a queue the chain's default handlers run on can hang for good:
+    // waiting anywhere else (the main thread of a tool whose `Q` is not `.main`, say) is fine.
     if thenable.isPending, HandlerQueueTag.currentIsConfiguredQueue() {
-        conf.log(.waitOnHandlerQueue)
+        conf.log(MainThread.isCurrent ? .waitOnMainThread : .waitOnHandlerQueue)
     }
     let semaphore = DispatchSemaphore(value: 0)
     thenable.pipe { _ in semaphore.signal() }

@@ -42,9 +42,14 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     }
 
     /// Makes a promise that is already rejected with `error`.
+    ///
+    /// If nothing ever attaches a handler to it or reads its state, Pledge logs
+    /// ``LogEvent/unhandledRejection(_:site:)`` when it is released. `file` and `line` say where
+    /// it was made, for that event in debug builds; leave them out.
     @inlinable
-    public init(error: Error) {
-        box = SealedBox(.failure(error))
+    public init(error: Error, file: StaticString = #fileID, line: UInt = #line) {
+        box = EmptyBox(unobserved: .failure(error))
+        box.recordSite(file, line)
     }
 
     /// Makes a promise that follows another thenable: it resolves as `bridge` does.
@@ -63,7 +68,8 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Makes a pending promise and runs `body` at once, synchronously, with its resolver.
     ///
     /// If `body` throws, the promise is rejected with the error (unless `body` resolved it
-    /// first).
+    /// first). `file` and `line` say where the promise was made, for the ``LogEvent``s about a
+    /// lost promise in debug builds (see ``CreationSite``); leave them out.
     ///
     /// ```swift
     /// let data = Promise<Data> { seal in
@@ -71,8 +77,9 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// }
     /// ```
     @inlinable
-    public init(resolver body: (Resolver<T>) throws -> Void) {
+    public init(resolver body: (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line) {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         self.box = box
         let resolver = Resolver(box)
         do {
@@ -85,12 +92,16 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Makes a pending promise and the resolver that settles it.
     ///
     /// If the resolver is released while the promise is still pending, Pledge logs
-    /// ``LogEvent/pendingPromiseDeallocated``.
+    /// ``LogEvent/pendingPromiseDeallocated(site:)``. `file` and `line` say where the promise was
+    /// made, for that event in debug builds (see ``CreationSite``); leave them out.
     ///
     /// - Returns: the promise and its resolver.
     @inlinable
-    public class func pending() -> (promise: Promise<T>, resolver: Resolver<T>) {
+    public class func pending(file: StaticString = #fileID, line: UInt = #line)
+        -> (promise: Promise<T>, resolver: Resolver<T>)
+    {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         return (Promise(box: box), Resolver(box))
     }
 
@@ -105,9 +116,13 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     }
 
     /// The result, or `nil` while pending.
+    ///
+    /// Reading it (or `value`, `error`, `isRejected` and the other state reads built on it)
+    /// counts as seeing a rejection: the promise is then not reported as an
+    /// ``LogEvent/unhandledRejection(_:site:)``.
     @inlinable
     public var result: Result<T, Error>? {
-        switch box.inspect() {
+        switch box.inspectObserving() {
         case .pending: return nil
         case .resolved(let result): return result
         }

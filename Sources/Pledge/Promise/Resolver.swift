@@ -2,7 +2,7 @@
 ///
 /// Only the first call counts; later ones are ignored. If the resolver is released while its
 /// promise is still pending, nothing can settle the promise any more, and Pledge logs
-/// ``LogEvent/pendingPromiseDeallocated``.
+/// ``LogEvent/pendingPromiseDeallocated(site:)``.
 ///
 /// Fulfilling or rejecting runs the promise's inline (`on: nil`) handlers, and the whole chain
 /// they lead to, before the call returns, from one loop whatever the chain's length. Called
@@ -35,7 +35,7 @@ public final class Resolver<T: Sendable>: Sendable {
     @inlinable
     deinit {
         if box.isPending {
-            conf.log(.pendingPromiseDeallocated)
+            conf.log(.pendingPromiseDeallocated(site: box.creationSite))
         }
     }
 

@@ -7,7 +7,7 @@ extension Thenable {
     /// quality of service), where the result is fulfilled; a rejection rejects the result on
     /// the thread that rejects this thenable. Zero or a negative time still waits for the timer,
     /// briefly, and infinity (or a time too long to represent) never delivers the value (Pledge
-    /// then logs ``LogEvent/pendingPromiseDeallocated`` once the result can no longer settle). A time
+    /// then logs ``LogEvent/pendingPromiseDeallocated(site:)`` once the result can no longer settle). A time
     /// that is not a number rejects the result with ``PMKError/badInput`` at once, and Pledge
     /// logs ``LogEvent/badInput(_:)``.
     ///

@@ -4,9 +4,9 @@ import Testing
 
 @Suite struct LogEventTests {
     static let allEvents: [LogEvent] = [
-        .waitOnMainThread, .pendingPromiseDeallocated, .pendingGuaranteeDeallocated,
+        .waitOnMainThread, .pendingPromiseDeallocated(site: nil), .pendingGuaranteeDeallocated(site: nil),
         .cauterized(TestError.boom), .nilDispatchQueueWithFlags, .waitOnHandlerQueue, .guaranteeReturnedSelf,
-        .badInput("a message"),
+        .badInput("a message"), .unhandledRejection(TestError.boom, site: nil),
     ]
 
     @Test func everyEventHasAOneLineDescriptionSignedByPledge() {
@@ -22,6 +22,20 @@ import Testing
 
     @Test func theCauterizedDescriptionIncludesTheError() {
         #expect(LogEvent.cauterized(TestError.numbered(77)).description.contains("numbered(77)"))
+    }
+
+    @Test func theUnhandledRejectionDescriptionIncludesTheErrorAndTheSite() {
+        let site = CreationSite(fileID: "App/Loader.swift", line: 12)
+        let description = LogEvent.unhandledRejection(TestError.numbered(5), site: site).description
+        #expect(description.contains("numbered(5)"))
+        #expect(description.hasSuffix("(made at App/Loader.swift:12)"))
+        #expect(!LogEvent.unhandledRejection(TestError.boom, site: nil).description.contains("made at"))
+    }
+
+    @Test func thePendingDeallocatedDescriptionsIncludeTheSite() {
+        let site = CreationSite(fileID: "App/Loader.swift", line: 7)
+        #expect(LogEvent.pendingPromiseDeallocated(site: site).description.hasSuffix("(made at App/Loader.swift:7)"))
+        #expect(LogEvent.pendingGuaranteeDeallocated(site: site).description.hasSuffix("(made at App/Loader.swift:7)"))
     }
 
     @Test func theBadInputDescriptionIncludesItsMessage() {

@@ -114,9 +114,35 @@ extension ConfigurationTests {
             }
         }
 
-        @Test func waitOnTheMainThreadLogsWaitOnMainThreadAndStillWaits() {
+        @Test func waitOnTheMainThreadWithTheDefaultQueuesLogsNothing() {
+            // A command-line tool's main thread: the default queues never need it.
+            LogCapture.capture { log in
+                let (promise, resolver) = Promise<Int>.pending()
+                let waited = Locked<Int?>(nil)
+                let started = DispatchSemaphore(value: 0)
+                let finished = DispatchSemaphore(value: 0)
+                DispatchQueue.main.async {
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    started.signal()
+                    waited.value = try? promise.wait()
+                    finished.signal()
+                }
+
+                #expect(started.wait(timeout: .testTimeout) == .success)
+                resolver.fulfill(4)
+                #expect(finished.wait(timeout: .testTimeout) == .success)
+                #expect(waited.value == 4)
+                #expect(log.events(ofKind: .waitOnMainThread).isEmpty)
+                #expect(log.events(ofKind: .waitOnHandlerQueue).isEmpty)
+            }
+        }
+
+        @Test func waitOnTheMainThreadWhenAQueueIsMainLogsWaitOnMainThreadAndStillWaits() {
             // Swift Testing's entry point drains the main queue (it runs `dispatchMain()`), so a
             // block sent there runs on the main thread.
+            let saved = conf.Q
+            conf.Q = (map: .main, return: .global())
+            defer { conf.Q = saved }
             LogCapture.capture { log in
                 let (promise, resolver) = Promise<Int>.pending()
                 let waited = Locked<Int?>(nil)

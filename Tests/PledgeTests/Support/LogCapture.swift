@@ -13,6 +13,7 @@ enum LogEventKind: Sendable, Equatable {
     case waitOnHandlerQueue
     case guaranteeReturnedSelf
     case badInput
+    case unhandledRejection
 }
 
 extension LogEvent {
@@ -26,6 +27,7 @@ extension LogEvent {
         case .waitOnHandlerQueue: return .waitOnHandlerQueue
         case .guaranteeReturnedSelf: return .guaranteeReturnedSelf
         case .badInput: return .badInput
+        case .unhandledRejection: return .unhandledRejection
         }
     }
 }

@@ -1,0 +1,53 @@
+/// Where a promise or a guarantee was made: the file and line of the initialiser or
+/// `pending()` call, as `#fileID` and `#line` give them.
+///
+/// Debug builds of Pledge record it and attach it to the ``LogEvent``s about a promise that was
+/// lost: ``LogEvent/pendingPromiseDeallocated(site:)``,
+/// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
+/// A promise an operator returns (`map`, `then`, `done`, …) carries the site of the first
+/// promise of its chain. Release builds record nothing, so those events carry `nil` and the
+/// recording costs nothing.
+///
+/// ```swift
+/// conf.logHandler = { event in
+///     if case .unhandledRejection(let error, let site?) = event {
+///         print("unhandled \(error); the chain began at \(site)")
+///     }
+/// }
+/// ```
+public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` spells it: `Module/File.swift`.
+    public let fileID: String
+
+    /// The line.
+    public let line: Int
+
+    /// Makes a site; Pledge makes them from `#fileID` and `#line`.
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(fileID):\(line)" }
+}
+
+extension Box {
+    /// Records where the promise or guarantee this box backs was made, in debug builds; does
+    /// nothing in release builds. Called before the box is published.
+    @inlinable @inline(__always)
+    final func recordSite(_ file: StaticString, _ line: UInt) {
+        #if DEBUG
+            site = CreationSite(fileID: "\(file)", line: Int(line))
+        #endif
+    }
+
+    /// Gives this box the site of `source`, the box of the thenable an operator was called on,
+    /// in debug builds; does nothing in release builds.
+    @inlinable @inline(__always)
+    final func inheritSite<S>(from source: Box<S>) {
+        #if DEBUG
+            site = source.site
+        #endif
+    }
+}
