@@ -75,3 +75,79 @@ let serverLoop = MyEventLoop()
 func fetch(_ url: URL) -> Promise<Data> { Promise.value(Data()) }
 func respond(_ report: Report) {}
 func respond(error: Error) {}
+
+func fetchOrders(for user: User) -> Promise<[Order]> { Promise.value([]) }
+func summarize(_ user: User) -> String { user.name }
+
+struct Weather: Sendable {}
+struct WeatherService: Sendable {
+    func forecast(for city: String, completion: @escaping @Sendable (Weather?, Error?) -> Void) {}
+    func fetch(city: String, completion: @escaping @Sendable (Result<Weather, Error>) -> Void) {}
+}
+let weatherService = WeatherService()
+
+struct Dashboard: Sendable {
+    let user: User
+    let greeting: String
+}
+func greeting(for id: Int) -> Guarantee<String> { Guarantee.value("Hello") }
+
+struct Logger: Sendable {
+    func warning(_ message: String) {}
+}
+let logger = Logger()
+
+/// Just enough of PackageDescription to compile the manifest fragment of Getting Started.
+enum Manifest {
+    struct Dependency {
+        static func package(path: String) -> Dependency { Dependency() }
+    }
+    struct TargetDependency {
+        static func product(name: String, package: String) -> TargetDependency { TargetDependency() }
+    }
+    struct Target {
+        static func target(name: String, dependencies: [TargetDependency]) -> Target { Target() }
+    }
+    struct Package {
+        init(name: String, dependencies: [Dependency], targets: [Target]) {}
+    }
+}
+
+struct Settings: Sendable {}
+func downloadSettings() -> Promise<Settings> { Promise.value(Settings()) }
+
+struct SearchService: Sendable {
+    func search(_ text: String) -> Promise<[String]> { Promise.value([]) }
+}
+let searchService = SearchService()
+
+/// A delegate-based API: it holds its delegate until it finishes.
+protocol DownloaderDelegate: AnyObject, Sendable {
+    func downloader(_ downloader: Downloader, didFinishWith data: Data)
+    func downloader(_ downloader: Downloader, didFailWith error: Error)
+}
+final class Downloader: Sendable {
+    private let delegate: DownloaderDelegate
+    init(url: URL, delegate: DownloaderDelegate) { self.delegate = delegate }
+    func start() {}
+    func cancel() {}
+}
+
+struct Request: Sendable {
+    let userID: Int
+}
+struct HTTPResponse: Sendable {
+    let status: Int
+    let body: String
+}
+/// A server framework that hands each request to a handler with a way to respond.
+struct Server: Sendable {
+    func onRequest(
+        _ handler: @escaping @Sendable (Request, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    ) {}
+}
+let server = Server()
+
+func greetUser(id: Int) -> Promise<String> {
+    fetchUser(id: id).map { "Hello, \($0.name)" }
+}
