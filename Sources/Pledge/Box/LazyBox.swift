@@ -1,4 +1,4 @@
-/// The box of a lazy promise or guarantee (see ``Promise/lazy(_:)``): pending, holding the body
+/// The box of a lazy promise or guarantee (see ``Promise/lazy(_:file:line:)``): pending, holding the body
 /// that resolves it until the first handler is attached.
 ///
 /// Its state word starts with ``BoxPhase/notStarted`` set. The first ``EmptyBox/store(_:lane:sealing:)``

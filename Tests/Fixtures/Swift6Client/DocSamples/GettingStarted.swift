@@ -155,4 +155,12 @@ enum GettingStartedSamples {
             logger.warning("pledge: \(event)")
         }
     }
+
+    static func unhandledRejections() {
+        conf.logHandler = { event in
+            if case .unhandledRejection(let error, let site) = event {
+                logger.error("unhandled \(error), chain made at \(site?.description ?? "?")")
+            }
+        }
+    }
 }

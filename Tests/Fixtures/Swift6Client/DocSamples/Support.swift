@@ -94,6 +94,7 @@ func greeting(for id: Int) -> Guarantee<String> { Guarantee.value("Hello") }
 
 struct Logger: Sendable {
     func warning(_ message: String) {}
+    func error(_ message: String) {}
 }
 let logger = Logger()
 
