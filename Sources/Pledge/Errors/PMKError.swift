@@ -1,8 +1,9 @@
 /// The errors Pledge itself rejects promises with.
 ///
-/// Every case has a readable ``description`` and ``debugDescription``. The cases and their
-/// meaning match PromiseKit's `PMKError`, except that ``compactMap(_:_:)`` carries a `String`
-/// rendering of the value and its type, so that the error stays `Sendable`.
+/// Every case has a readable ``description`` (and the same ``debugDescription``), worded as
+/// PromiseKit's. The cases and their meaning match PromiseKit's `PMKError`, except that
+/// ``compactMap(_:_:)`` carries a `String` rendering of the value and the type, so that the error
+/// stays `Sendable`, and that Pledge adds ``timedOut`` and ``validationFailed(_:_:)``.
 public enum PMKError: Error, Sendable, Equatable {
     /// A completion handler was called with neither a value nor an error (`(nil, nil)`).
     case invalidCallingConvention
@@ -25,7 +26,8 @@ public enum PMKError: Error, Sendable, Equatable {
     case cancelled
 
     /// The closure given to `compactMap` returned `nil`. Carries a rendering of the value it was
-    /// given and of that value's type.
+    /// given and the name of the type it was to produce, as PromiseKit's case carries the value
+    /// and the type.
     case compactMap(_ value: String, _ type: String)
 
     /// `firstValue` or `lastValue` was asked for an element of an empty sequence.
@@ -41,51 +43,44 @@ public enum PMKError: Error, Sendable, Equatable {
     /// rejected and of that value's type.
     case validationFailed(_ value: String, _ type: String)
 
-    /// Makes a ``compactMap(_:_:)`` error that describes `value`.
+    /// Makes a ``compactMap(_:_:)`` error for `value`, which could not become a `Target`.
     @inlinable
-    public static func compactMapFailure<Value>(_ value: Value) -> PMKError {
-        .compactMap(String(describing: value), String(reflecting: Value.self))
+    public static func compactMapFailure<Value, Target>(_ value: Value, to _: Target.Type) -> PMKError {
+        .compactMap(String(describing: value), String(describing: Target.self))
     }
 }
 
 extension PMKError: CustomStringConvertible, CustomDebugStringConvertible {
-    /// A sentence saying what went wrong.
+    /// What went wrong, in PromiseKit's words where PromiseKit has the case.
+    ///
+    /// Code that printed or compared PromiseKit's messages sees the same text: for example
+    /// ``noWinner`` reads "All thenables passed to race(fulfilled:) were rejected".
     public var description: String {
         switch self {
         case .invalidCallingConvention:
-            return "A closure was called with an invalid calling convention: neither a value nor an error."
+            return "A closure was called with an invalid calling convention, probably (nil, nil)"
         case .returnedSelf:
-            return "A handler returned the promise its own chain was waiting for, so it could never resolve."
+            return "A promise handler returned itself"
         case .badInput:
-            return "Bad input was provided to a Pledge function."
+            return "Bad input was provided to a Pledge function"
         case .cancelled:
-            return "The operation was cancelled."
+            return "The asynchronous sequence was cancelled"
         case .compactMap(let value, let type):
-            return "Could not compactMap the value \(value) of type \(type): the transform returned nil."
+            return "Could not `compactMap<\(type)>`: \(value)"
         case .emptySequence:
-            return "The first or last element was requested for an empty sequence."
+            return "The first or last element was requested for an empty sequence"
         case .noWinner:
-            return "All thenables passed to race(fulfilled:) were rejected."
+            return "All thenables passed to race(fulfilled:) were rejected"
         case .timedOut:
-            return "The operation timed out: it did not settle within the time allowed."
+            return "The thenable passed to timeout() did not settle in time"
         case .validationFailed(let value, let type):
-            return "The value \(value) of type \(type) failed validation: the check returned false."
+            return "Could not `validate<\(type)>`: \(value)"
         }
     }
 
-    /// The ``description``, prefixed with the case name.
+    /// The same text as ``description``, as PromiseKit's `debugDescription` is.
     public var debugDescription: String {
-        switch self {
-        case .invalidCallingConvention: return "PMKError.invalidCallingConvention: \(description)"
-        case .returnedSelf: return "PMKError.returnedSelf: \(description)"
-        case .badInput: return "PMKError.badInput: \(description)"
-        case .cancelled: return "PMKError.cancelled: \(description)"
-        case .compactMap: return "PMKError.compactMap: \(description)"
-        case .emptySequence: return "PMKError.emptySequence: \(description)"
-        case .noWinner: return "PMKError.noWinner: \(description)"
-        case .timedOut: return "PMKError.timedOut: \(description)"
-        case .validationFailed: return "PMKError.validationFailed: \(description)"
-        }
+        description
     }
 }
 
