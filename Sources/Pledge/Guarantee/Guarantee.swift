@@ -98,21 +98,23 @@ extension Guarantee where T == Void {
 }
 
 extension Guarantee: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `Guarantee(pending)` or `Guarantee(<value>)`.
+    /// `Guarantee(…Int)` while pending, then `Guarantee(<value>)`: the wording of
+    /// ``Promise/description``.
     public var description: String {
         switch result {
-        case nil: return "Guarantee(pending)"
+        case nil: return "Guarantee(…\(T.self))"
         case .success(let value)?: return "Guarantee(\(value))"
         case .failure(let error)?: return "Guarantee(\(error))"
         }
     }
 
-    /// Like ``description``, with the value type spelled out.
+    /// `Guarantee<Int>.pending` or `Guarantee<Int>.fulfilled(<value>)`: the wording of
+    /// ``Promise/debugDescription``.
     public var debugDescription: String {
         switch result {
         case nil: return "Guarantee<\(T.self)>.pending"
-        case .success(let value)?: return "Guarantee<\(T.self)>.fulfilled(\(String(reflecting: value)))"
-        case .failure(let error)?: return "Guarantee<\(T.self)>.rejected(\(String(reflecting: error)))"
+        case .success(let value)?: return "Guarantee<\(T.self)>.fulfilled(\(value))"
+        case .failure(let error)?: return "Guarantee<\(T.self)>.rejected(\(type(of: error)).\(error))"
         }
     }
 }

@@ -144,24 +144,27 @@ extension Promise where T == Void {
 }
 
 extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `Promise(pending)`, `Promise(<value>)` or `Promise(<error>)`.
+    /// `Promise(…Int)` while pending, then `Promise(<value>)` or `Promise(<error>)`, as in
+    /// PromiseKit.
     public var description: String {
         switch result {
-        case nil: return "Promise(pending)"
+        case nil: return "Promise(…\(T.self))"
         case .success(let value): return "Promise(\(value))"
         case .failure(let error): return "Promise(\(error))"
         }
     }
 
-    /// Like ``description``, with the value type and the state spelled out.
+    /// `Promise<Int>.pending`, `Promise<Int>.fulfilled(<value>)` or
+    /// `Promise<Int>.rejected(<ErrorType>.<error>)`: PromiseKit's wording, without its count of
+    /// waiting handlers.
     public var debugDescription: String {
         switch result {
         case nil:
             return "Promise<\(T.self)>.pending"
         case .success(let value):
-            return "Promise<\(T.self)>.fulfilled(\(String(reflecting: value)))"
+            return "Promise<\(T.self)>.fulfilled(\(value))"
         case .failure(let error):
-            return "Promise<\(T.self)>.rejected(\(String(reflecting: error)))"
+            return "Promise<\(T.self)>.rejected(\(type(of: error)).\(error))"
         }
     }
 }

@@ -163,7 +163,7 @@ import Testing
     @Test func descriptionShowsTheState() {
         let (pending, resolver) = Promise<Int>.pending()
 
-        #expect(pending.description == "Promise(pending)")
+        #expect(pending.description == "Promise(…Int)")
         #expect(Promise.value(42).description == "Promise(42)")
         #expect(Promise<Int>(error: TestError.boom).description == "Promise(boom)")
         resolver.fulfill(0)
@@ -195,10 +195,8 @@ import Testing
         let (pending, resolver) = Promise<Int>.pending()
 
         #expect(pending.debugDescription == "Promise<Int>.pending")
-        #expect(Promise.value("x").debugDescription == #"Promise<String>.fulfilled("x")"#)
-        let rejected = Promise<Int>(error: TestError.boom).debugDescription
-        #expect(rejected.hasPrefix("Promise<Int>.rejected("))
-        #expect(rejected.contains("boom"))
+        #expect(Promise.value("x").debugDescription == "Promise<String>.fulfilled(x)")
+        #expect(Promise<Int>(error: TestError.boom).debugDescription == "Promise<Int>.rejected(TestError.boom)")
         resolver.fulfill(0)
     }
 
