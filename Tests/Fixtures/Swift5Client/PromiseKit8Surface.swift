@@ -57,6 +57,17 @@ func pmk8WrapCompletionHandlers(load: @escaping (@escaping (Int?, Error?) -> Voi
     }
 }
 
+func pmk8WrapVoidCompletionHandlers(save: @escaping (@escaping (Error?) -> Void) -> Void) -> Promise<Void> {
+    return Promise { seal in
+        save(seal.resolve)
+    }
+}
+
+func pmk8FunctionReferencesAsHandlers(promise: Promise<Int>, record: @escaping (Int) -> Void) {
+    promise.done(record).cauterize()
+    _ = Promise.value(()).result?.isFulfilled ?? false
+}
+
 // MARK: Thenable
 
 func pmk8ThenableOperators(promise: Promise<Int>, queue: DispatchQueue) {
@@ -164,6 +175,8 @@ func pmk8Guarantees(guarantee: Guarantee<Int>, queue: DispatchQueue) {
     numbers.filterValues { $0 > 1 }.done { _ in }
     numbers.sortedValues().done { _ in }
     numbers.sortedValues(by: >).done { _ in }
+    numbers.sortedValues(>).done { _ in }
+    numbers.sortedValues { $0 > $1 }.done { _ in }
 }
 
 // MARK: Combinators
@@ -207,6 +220,7 @@ func pmk8DispatchAndConfiguration(queue: DispatchQueue, group: DispatchGroup) {
     DispatchQueue.global().async(.promise) { 1 }.done { _ in }
     DispatchQueue.global().async(.promise) { () throws -> Int in 1 }.done { _ in }.cauterize()
     queue.async(.promise, group: group, qos: .userInitiated, flags: .barrier) { 1 }.done { _ in }
+    queue.async(.promise, execute: { 1 }).done { _ in }
     _ = PMKNamespacer.promise
 
     conf.Q = (map: queue, return: queue)
