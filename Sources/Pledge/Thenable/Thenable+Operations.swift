@@ -40,7 +40,9 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation, F
         case .success(let value):
             guard let transform = body else { return .failure(PMKError.cancelled) }
             return catching {
-                guard let mapped = try transform(value) else { throw PMKError.compactMapFailure(value, to: Output.self) }
+                guard let mapped = try transform(value) else {
+                    throw PMKError.compactMapFailure(value, to: Output.self)
+                }
                 return mapped
             }
         case .failure(let error):
