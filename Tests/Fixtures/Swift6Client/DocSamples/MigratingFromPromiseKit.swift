@@ -5,10 +5,6 @@
 import Dispatch
 import Pledge
 
-private struct Profile: Sendable {
-    let name: String
-}
-
 private func fetchProfile() -> Promise<Profile> {
     Promise.value(Profile(name: "Ada"))
 }
