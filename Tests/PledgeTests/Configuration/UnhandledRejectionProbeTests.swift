@@ -230,6 +230,56 @@ extension ConfigurationTests {
             }
         }
 
+        /// Cancelling a promise that was already rejected, which nobody else saw, is the
+        /// user saying it no longer wants the outcome; it is reported all the same.
+        @Test func cancellingARejectedPromiseIsNotReported() {
+            LogCapture.capture { log in
+                do {
+                    let (promise, resolver) = Promise<Int>.pending()
+                    resolver.reject(TestError.numbered(9_204))
+                    promise.cancel()
+                }
+                withKnownIssue("arguably: cancel() on an unobserved rejection does not mark it seen") {
+                    #expect(log.rejections(9_204) == 0)
+                }
+            }
+        }
+
+        /// Guard: work an invalidated queue drops cancels the operator's result; the input
+        /// was seen by the handler that hopped.
+        @Test func workAnInvalidatedQueueDropsReportsNothing() {
+            LogCapture.capture { log in
+                let queue = InvalidatableQueue(queue: .global())
+                queue.invalidate()
+                do {
+                    let error = TestError.numbered(9_205)
+                    Promise<Int>(error: error).catch(on: queue) { _ in }
+                    _ = Promise<Int>(error: error).recover(on: queue) { _ in Promise<Int>(error: error) }
+                    _ = Promise.value(1).then(on: queue) { _ in Promise<Int>(error: error) }
+                }
+                #expect(log.rejections(9_205) == 0)
+            }
+        }
+
+        /// Guard: a log handler that drops a rejected promise from inside each report (a bounded
+        /// recursion through `deinit`) reports each one once and returns.
+        @Test func aLogHandlerThatDropsRejectionsRecursesBoundedly() {
+            LogCapture.capture { log in
+                let inner = conf.logHandler
+                conf.logHandler = { event in
+                    inner(event)
+                    guard case .unhandledRejection(let error, _) = event, case .numbered(let n)? = error as? TestError,
+                        (9_500..<9_700).contains(n)
+                    else { return }
+                    _ = Promise<Int>(error: TestError.numbered(n + 1))
+                }
+                defer { conf.logHandler = inner }
+                do { _ = Promise<Int>(error: TestError.numbered(9_500)) }
+                #expect(log.rejections(9_700) == 1)
+                #expect(log.rejections(9_600) == 1)
+            }
+        }
+
         /// Regression guards: everything below hands its errors on, and reports nothing.
         @Test func handlersAndCombinatorsReportNothing() {
             LogCapture.capture { log in
