@@ -202,10 +202,12 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable @inline(__always)
     final func seal(_ newValue: R) -> Bool {
         guard var word = lockIfPending(writing: newValue) else { return false }
+        let hooks = takeHooksIfUnseen(newValue, &word)
         let due = !handlers.isEmpty
         // The inline handler's lane stays in the word.
         word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : Box.restingPhase(for: newValue))
         unlock(word)
+        withExtendedLifetime(hooks) {}
         return due
     }
 
@@ -220,17 +222,40 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable @inline(__always)
     final func sealTakingFirst(_ newValue: R) -> Claim? {
         guard var word = lockIfPending(writing: newValue) else { return nil }
+        let hooks = takeHooksIfUnseen(newValue, &word)
         // No thread can be helping yet: helping starts only once the box fires.
         var first = handlers.takeInline(&word)
         if first == nil, let entry = handlers.list?.takeFirst(where: { _ in true }) { first = Claim(entry) }
         guard let claim = first else {
             unlock(StateWord(phase: Box.restingPhase(for: newValue)))
+            withExtendedLifetime(hooks) {}
             return nil
         }
         word.raw = word.raw & ~BoxPhase.mask | BoxPhase.firing
         word.runningLane = claim.lane
         unlock(word)
         return claim
+    }
+
+    /// When `newValue` is a failure that only `onCancel` hooks wait for, takes those hooks out, so
+    /// that the box rests ``BoxPhase/unobserved`` and reports the failure if nothing sees it: a
+    /// hook is no dependent, and runs only for a cancellation, which a seal never is. `word`
+    /// holds the lock; the caller releases the hooks after dropping it.
+    @inlinable @inline(__always)
+    final func takeHooksIfUnseen(_ newValue: R, _ word: inout StateWord) -> Handlers? {
+        guard !handlers.isEmpty, Box.restingPhase(for: newValue) == BoxPhase.unobserved else { return nil }
+        return takeHooksUnlessDependents(&word)
+    }
+
+    /// The out-of-line half of ``takeHooksIfUnseen(_:_:)``: rare.
+    @usableFromInline @inline(never)
+    final func takeHooksUnlessDependents(_ word: inout StateWord) -> Handlers? {
+        guard !handlers.hasDependents else { return nil }
+        var hooks = Handlers()
+        swap(&hooks, &handlers)
+        // Hooks are stored in lane 0; no lane is left to name.
+        word.storedLane = 0
+        return hooks
     }
 
     /// Takes the lock and, when the box is pending, writes `newValue` into it and returns with

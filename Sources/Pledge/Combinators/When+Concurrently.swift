@@ -11,7 +11,9 @@
 /// pull that another thread has already begun when the rejection arrives cannot be called back:
 /// `next()` runs outside Pledge's lock, so that thread may still take one more thenable from the
 /// iterator.) A `concurrently` below 1 rejects the result with ``PMKError/badInput`` without
-/// pulling anything.
+/// pulling anything. A thenable made in advance that the iterator never gets to hand over is
+/// not seen by `when`: if it is rejected and nothing else handles it, it is reported as
+/// ``LogEvent/unhandledRejection(_:site:)``.
 ///
 /// Because the iterator is advanced from whichever thread resolves a thenable (one thread at a
 /// time, never concurrently), it is `sending`: it must not be used anywhere else afterwards.

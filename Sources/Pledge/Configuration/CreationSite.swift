@@ -4,9 +4,10 @@
 /// Debug builds of Pledge record it and attach it to the ``LogEvent``s about a promise that was
 /// lost: ``LogEvent/pendingPromiseDeallocated(site:)``,
 /// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
-/// A promise an operator returns (`map`, `then`, `done`, …) carries the site of the first
-/// promise of its chain. Release builds record nothing, so those events carry `nil` and the
-/// recording costs nothing.
+/// A promise an operator returns (`map`, `then`, `done`, `timeout`, `delay`, …) carries the site
+/// of the first promise of its chain. Promises that Pledge makes for you without an initialiser
+/// (the results of `firstly`, `when`, `race` and `retry`) carry none. Release builds record
+/// nothing, so those events carry `nil` and the recording costs nothing.
 ///
 /// ```swift
 /// conf.logHandler = { event in
@@ -38,7 +39,10 @@ extension Box {
     @inlinable @inline(__always)
     final func recordSite(_ file: StaticString, _ line: UInt) {
         #if DEBUG
-            site = CreationSite(fileID: "\(file)", line: Int(line))
+            let fileID = "\(file)"
+            // A promise Pledge makes for itself has no site worth showing: the caller's code is
+            // elsewhere (see `inheritSite(from:)` for the operators that know it).
+            if !fileID.hasPrefix("Pledge/") { site = CreationSite(fileID: fileID, line: Int(line)) }
         #endif
     }
 

@@ -69,6 +69,8 @@ extension Box {
         let word = dependent.lock()
         guard word.phase == BoxPhase.pending else {
             dependent.unlock(word)
+            // Handed to Pledge all the same: a failure it holds counts as seen.
+            if phase == BoxPhase.unobserved { observe() }
             Cancellation.run(from: self, .dependentWithdrawn)
             return nil
         }

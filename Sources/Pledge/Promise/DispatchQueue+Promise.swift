@@ -32,12 +32,17 @@ extension DispatchQueue {
     ///   - qos: The quality of service of the work.
     ///   - flags: Dispatch flags for the work item.
     ///   - body: The work; its return value fulfils the promise and its error rejects it.
+    ///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+    ///     builds (see ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
     /// - Returns: A promise of `body`'s result.
     public func async<T: Sendable>(
         _: PMKNamespacer, group: DispatchGroup? = nil, qos: DispatchQoS = .default,
-        flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () throws -> T
+        flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () throws -> T,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         async(group: group, qos: qos, flags: flags) {
             // Cancelled before the block started: the body never runs.
             guard box.isPending else { return }

@@ -54,9 +54,16 @@ extension Promise {
     /// }
     /// ```
     ///
-    /// - Parameter body: The asynchronous work.
-    public convenience init(task body: @escaping @Sendable () async throws -> T) {
+    /// - Parameters:
+    ///   - body: The asynchronous work.
+    ///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+    ///     builds (see ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
+    public convenience init(
+        task body: @escaping @Sendable () async throws -> T, file: StaticString = #fileID, line: UInt = #line
+    ) {
         let box: EmptyBox<Result<T, Error>> = pendingBox()
+        box.recordSite(file, line)
         self.init(box: box)
         let task = Task {
             do {

@@ -1,6 +1,7 @@
 extension Promise {
     /// Cancels the promise: a pending promise is rejected at once with ``PMKError/cancelled``; a
-    /// resolved one is left as it is.
+    /// resolved one is left as it is (a rejection it holds then counts as seen, and is not
+    /// reported as ``LogEvent/unhandledRejection(_:site:)``).
     ///
     /// Safe to call from any thread, any number of times. Before it returns, on the calling
     /// thread:
@@ -25,7 +26,12 @@ extension Promise {
     /// download.cancel()   // rejects `download`, and `fetchReport`'s promise, which stops its work
     /// ```
     public func cancel() {
-        guard box.isPending else { return }
+        let phase = box.phase
+        guard phase == BoxPhase.pending else {
+            // Whoever cancels no longer wants the outcome: a failure nobody saw is not reported.
+            if phase == BoxPhase.unobserved { box.observe() }
+            return
+        }
         Cancellation.run(from: box, .cancelled)
     }
 

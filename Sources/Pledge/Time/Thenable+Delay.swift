@@ -52,6 +52,7 @@ extension Thenable {
         // `self` without cancelling it for other dependents.
         let link = map(on: nil) { $0 }
         let (promise, resolver) = Promise<T>.pending()
+        promise.box.inheritSite(from: link.box)
         let relay = DelayRelay(resolver: resolver, link: link, span: span)
         link.pipe { relay.upstreamSettled($0) }
         // Weak: the relay lives while the link is pending or the timer armed, which is as long as

@@ -44,19 +44,18 @@ extension ConfigurationTests {
                     do { _ = firstly { () throws -> Promise<Int> in throw TestError.numbered(9_310) } }
                     let sites = log.rejectionSites(9_310)
                     try #require(sites.count == 1)
-                    withKnownIssue("firstly's Promise(error:) records Pledge/Firstly.swift") {
-                        #expect(sites[0]?.fileID == Self.file)
-                        #expect(sites[0]?.line == line)
-                    }
+                    // `firstly` takes no `file:line:`: its own rejection has no site, rather
+                    // than one inside Pledge.
+                    _ = line
+                    #expect(sites[0] == nil)
                 }
             #endif
         }
 
-        /// Operators built on `Promise.pending()` inside Pledge give their result Pledge's site,
-        /// which every operator after them inherits.
-        @Test func aChainThroughDelayTimeoutOrRetryNamesTheCallersLine() throws {
+        /// `delay` and `timeout` results carry the site of their chain; `retry` starts a new one.
+        @Test func aChainThroughDelayTimeoutOrRetryNamesTheCallersLine() {
             #if DEBUG
-                try LogCapture.capture { log in
+                LogCapture.capture { log in
                     let line = #line + 2
                     do {
                         let (a, resolveA) = Promise<Int>.pending()
@@ -65,36 +64,41 @@ extension ConfigurationTests {
                         _ = retry(attempts: 1) { a }.map(on: nil) { _ -> Int in throw TestError.numbered(9_313) }
                         resolveA.fulfill(1)
                     }
-                    for number in [9_311, 9_312, 9_313] {
+                    for number in [9_311, 9_312] {
                         #expect(log.rejections(number, within: 2) == 1)
                         let site = log.rejectionSites(number).first ?? nil
-                        withKnownIssue("the result's site is Pledge's own pending() call") {
-                            #expect(site?.fileID == Self.file, "\(number): \(String(describing: site))")
-                            #expect(site?.line == line, "\(number)")
-                        }
+                        #expect(site?.fileID == Self.file, "\(number): \(String(describing: site))")
+                        #expect(site?.line == line, "\(number)")
                     }
+                    // `retry` makes a new chain, of its body's promises: no site of its own.
+                    #expect(log.rejections(9_313, within: 2) == 1)
+                    #expect(log.rejectionSites(9_313) == [nil])
                 }
             #endif
         }
 
-        /// No site at all where the user made the promise: `Promise(task:)` and
-        /// `DispatchQueue.async(.promise)` take no `file:line:`, and combinator results none.
-        @Test func promisesMadeByTaskOrQueueOrCombinatorsHaveASite() throws {
+        /// `Promise(task:)` and `DispatchQueue.async(.promise)` record the caller's site;
+        /// combinator results have none.
+        @Test func promisesMadeByTaskOrQueueHaveASiteAndCombinatorResultsNone() {
             #if DEBUG
-                try LogCapture.capture { log in
+                LogCapture.capture { log in
                     let (a, resolveA) = Promise<Int>.pending()
                     do {
-                        _ = DispatchQueue.global().async(.promise) { () throws -> Int in throw TestError.numbered(9_320) }
+                        _ = DispatchQueue.global().async(.promise) { () throws -> Int in throw TestError.numbered(9_320)
+                        }
                         _ = Promise<Int>(task: { 1 }).map(on: nil) { _ -> Int in throw TestError.numbered(9_321) }
                         _ = race(a, a).map(on: nil) { _ -> Int in throw TestError.numbered(9_322) }
                         _ = when(fulfilled: [a]).map(on: nil) { _ -> Int in throw TestError.numbered(9_323) }
                         resolveA.fulfill(1)
                     }
-                    for number in [9_320, 9_321, 9_322, 9_323] {
+                    for number in [9_320, 9_321] {
                         #expect(log.rejections(number, within: 2) == 1, "\(number)")
-                        withKnownIssue("no site is recorded for this creation point") {
-                            #expect(log.rejectionSites(number).first != nil && log.rejectionSites(number)[0] != nil)
-                        }
+                        #expect(log.rejectionSites(number).first??.fileID == Self.file, "\(number)")
+                    }
+                    // Combinator results carry no site (documented on `CreationSite`).
+                    for number in [9_322, 9_323] {
+                        #expect(log.rejections(number, within: 2) == 1, "\(number)")
+                        #expect(log.rejectionSites(number) == [nil], "\(number)")
                     }
                 }
             #endif
@@ -103,8 +107,9 @@ extension ConfigurationTests {
 
     /// Races, re-entrancy and double reports.
     @Suite struct UnhandledRejectionRaceProbeTests {
-        /// Rejecting races cancelling, with no handler: reported exactly when the rejection won.
-        @Test func rejectRacingCancelIsReportedExactlyWhenTheRejectionWins() {
+        /// Rejecting races cancelling, with no handler: never reported, whichever wins (a
+        /// cancellation is not reported, and `cancel()` after the rejection counts as seeing it).
+        @Test func rejectRacingCancelIsNeverReported() {
             LogCapture.capture { log in
                 let rounds = 2_000
                 let rejectedWins = AtomicCounter()
@@ -121,7 +126,8 @@ extension ConfigurationTests {
                     #expect(group.wait(timeout: .testTimeout) == .success)
                     if !resolver.isCancelled { rejectedWins.increment() }
                 }
-                #expect(log.rejections(9_401, expecting: rejectedWins.value) == rejectedWins.value)
+                #expect(rejectedWins.value <= rounds)
+                #expect(log.rejections(9_401, expecting: 0) == 0)
             }
         }
 
