@@ -202,12 +202,11 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable @inline(__always)
     final func seal(_ newValue: R) -> Bool {
         guard var word = lockIfPending(writing: newValue) else { return false }
-        let hooks = takeHooksIfUnseen(newValue, &word)
         let due = !handlers.isEmpty
+        if due, Box.restingPhase(for: newValue) == BoxPhase.unobserved, restUnobservedIfOnlyHooks(word) { return false }
         // The inline handler's lane stays in the word.
         word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : Box.restingPhase(for: newValue))
         unlock(word)
-        withExtendedLifetime(hooks) {}
         return due
     }
 
@@ -222,13 +221,13 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     @inlinable @inline(__always)
     final func sealTakingFirst(_ newValue: R) -> Claim? {
         guard var word = lockIfPending(writing: newValue) else { return nil }
-        let hooks = takeHooksIfUnseen(newValue, &word)
+        let resting = Box.restingPhase(for: newValue)
+        if resting == BoxPhase.unobserved, !handlers.isEmpty, restUnobservedIfOnlyHooks(word) { return nil }
         // No thread can be helping yet: helping starts only once the box fires.
         var first = handlers.takeInline(&word)
         if first == nil, let entry = handlers.list?.takeFirst(where: { _ in true }) { first = Claim(entry) }
         guard let claim = first else {
-            unlock(StateWord(phase: Box.restingPhase(for: newValue)))
-            withExtendedLifetime(hooks) {}
+            unlock(StateWord(phase: resting))
             return nil
         }
         word.raw = word.raw & ~BoxPhase.mask | BoxPhase.firing
@@ -237,25 +236,23 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         return claim
     }
 
-    /// When `newValue` is a failure that only `onCancel` hooks wait for, takes those hooks out, so
-    /// that the box rests ``BoxPhase/unobserved`` and reports the failure if nothing sees it: a
-    /// hook is no dependent, and runs only for a cancellation, which a seal never is. `word`
-    /// holds the lock; the caller releases the hooks after dropping it.
-    @inlinable @inline(__always)
-    final func takeHooksIfUnseen(_ newValue: R, _ word: inout StateWord) -> Handlers? {
-        guard !handlers.isEmpty, Box.restingPhase(for: newValue) == BoxPhase.unobserved else { return nil }
-        return takeHooksUnlessDependents(&word)
-    }
-
-    /// The out-of-line half of ``takeHooksIfUnseen(_:_:)``: rare.
+    /// For a box just written a failure, its lock held in `word`, with handlers stored: when
+    /// they are all `onCancel` hooks, takes them out, publishes ``BoxPhase/unobserved`` (which
+    /// reports the failure if nothing sees it) and releases them after the lock. A hook is no
+    /// dependent, and runs only for a cancellation, which a seal never is. Kept out of line:
+    /// rare.
+    ///
+    /// - Returns: whether it did, and dropped the lock; `false`, the lock still held, when a
+    ///   dependent waits.
     @usableFromInline @inline(never)
-    final func takeHooksUnlessDependents(_ word: inout StateWord) -> Handlers? {
-        guard !handlers.hasDependents else { return nil }
+    final func restUnobservedIfOnlyHooks(_ word: StateWord) -> Bool {
+        guard !handlers.hasDependents else { return false }
         var hooks = Handlers()
         swap(&hooks, &handlers)
-        // Hooks are stored in lane 0; no lane is left to name.
-        word.storedLane = 0
-        return hooks
+        unlock(StateWord(phase: BoxPhase.unobserved))
+        // Released here, after the lock: a hook's captures are user code.
+        _ = consume hooks
+        return true
     }
 
     /// Takes the lock and, when the box is pending, writes `newValue` into it and returns with
