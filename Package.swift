@@ -5,6 +5,7 @@ let package = Package(
     name: "Pledge",
     products: [
         .library(name: "Pledge", targets: ["Pledge"]),
+        .library(name: "PledgeFoundation", targets: ["PledgeFoundation"]),
         .executable(name: "pledge-bench", targets: ["PledgeBenchmarks"]),
     ],
     targets: [
@@ -13,11 +14,24 @@ let package = Package(
             dependencies: ["CPledgeThreadLocal"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // PromiseKit's PMKFoundation wrappers (URLSession, Process, FileHandle, NotificationCenter):
+        // the toolchain's Foundation only, so that `Pledge` itself stays Foundation-free.
+        .target(
+            name: "PledgeFoundation",
+            dependencies: ["Pledge"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The C Pledge needs: the thread-local pointer to the thread's run state, and the runtime's tryRetain.
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",
             dependencies: ["Pledge", "CPledgeTestSetup"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Against a loopback HTTP server, real child processes, temporary files.
+        .testTarget(
+            name: "PledgeFoundationTests",
+            dependencies: ["Pledge", "PledgeFoundation"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Installs the tests' quiet log handler before the test runner starts.

@@ -33,9 +33,10 @@ extension Error {
     /// Whether this error stands for a cancellation.
     ///
     /// `true` for ``PMKError/cancelled``, for Swift concurrency's `CancellationError`, and for any
-    /// ``CancellableError`` whose `isCancelled` is `true`. Unlike PromiseKit, Foundation's
-    /// `URLError.cancelled` and `CocoaError.userCancelled` are not recognised, since Pledge does
-    /// not import Foundation: declare such types ``CancellableError`` to have them recognised.
+    /// ``CancellableError`` whose `isCancelled` is `true`. Pledge does not import Foundation, so
+    /// Foundation's `URLError.cancelled` and `CocoaError.userCancelled` count as cancellations,
+    /// as in PromiseKit, once `PledgeFoundation` is imported (it declares both types
+    /// ``CancellableError``); without it, declare such types ``CancellableError`` yourself.
     public var isCancelled: Bool {
         switch self {
         case let error as CancellableError: return error.isCancelled
