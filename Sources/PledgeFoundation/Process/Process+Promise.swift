@@ -1,0 +1,80 @@
+import Foundation
+import Pledge
+
+extension Process {
+    /// Launches the process and returns a promise of its standard output and standard error,
+    /// fulfilled when it exits with status zero.
+    ///
+    /// The process's `standardOutput` and `standardError` are replaced by new pipes, which Pledge
+    /// reads while the process runs, so a process that writes more than a pipe holds (64 KiB on
+    /// Linux) never stalls. When the process has exited and closed both, the promise settles, on
+    /// a private serial queue:
+    /// - exit status zero: fulfilled with the two pipes. Each pipe's `fileHandleForReading`
+    ///   then reads everything the process wrote to it, from the start, then reaches its end:
+    ///   `readDataToEndOfFile()` returns it all at once, however large (PromiseKit's code reads
+    ///   the pipes that way and works unchanged). The output is kept in an unlinked temporary
+    ///   file until the pipe is released.
+    /// - a status other than zero, or a signal: rejected with
+    ///   ``PMKError/execution(process:standardOutput:standardError:)``, which carries the
+    ///   process and both outputs.
+    /// - no executable set: rejected with ``PMKError/notExecutable(_:)``; an executable that
+    ///   cannot be launched (missing, not executable): rejected with the error `run()` throws;
+    ///   a process launched already: rejected with `PMKError.badInput`.
+    ///
+    /// A `terminationHandler` set before the call still runs, after Pledge's own. Processes
+    /// that the process started and that keep its output open (a daemon it forked, say) delay
+    /// the promise until they close it, as they would a shell's `$(…)`.
+    ///
+    /// Cancelling the promise rejects it with `PMKError.cancelled` at once and terminates the
+    /// process: `SIGTERM` to its process group (Foundation starts each process in a group of its
+    /// own, so whatever it started goes too), then, if it is still running after
+    /// `terminationGracePeriod`, `SIGKILL`. A process that ignores or blocks `SIGTERM` (a child
+    /// inherits the signal mask of the thread that spawned it) is thus killed all the same.
+    ///
+    /// ```swift
+    /// let process = Process()
+    /// process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    /// process.arguments = ["rev-parse", "HEAD"]
+    /// process.launch(.promise).map { out, _ in
+    ///     String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    /// }.done { head in
+    ///     print(head)
+    /// }.catch { error in
+    ///     print(error.localizedDescription)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - _: Always `.promise`.
+    ///   - terminationGracePeriod: How long a cancelled process has to exit after `SIGTERM`
+    ///     before it is sent `SIGKILL`.
+    /// - Returns: A promise of the pipes holding the process's standard output and standard
+    ///   error.
+    public func launch(
+        _: PMKNamespacer, terminationGracePeriod: DispatchTimeInterval = .seconds(5)
+    ) -> Promise<(out: Pipe, err: Pipe)> {
+        guard processIdentifier == 0, !isRunning else {
+            return Promise(error: Pledge.PMKError.badInput)
+        }
+        guard executableURL != nil else {
+            return Promise(error: PMKError.notExecutable(nil))
+        }
+        let (promise, seal) = Promise<(out: Pipe, err: Pipe)>.pending()
+        let processRun = ProcessRun(process: self, resolver: seal, gracePeriod: terminationGracePeriod)
+        let previousHandler = terminationHandler
+        terminationHandler = { process in
+            processRun.processExited()
+            previousHandler?(process)
+        }
+        do {
+            try run()
+        } catch {
+            terminationHandler = previousHandler
+            seal.reject(error)
+            return promise
+        }
+        processRun.startReading()
+        seal.onCancel { processRun.terminate() }
+        return promise
+    }
+}

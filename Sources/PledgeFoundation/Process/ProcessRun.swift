@@ -1,0 +1,162 @@
+import Foundation
+import Pledge
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One `launch(.promise)`: reads the process's two pipes while it runs, waits for it to exit,
+/// settles the promise, and terminates the process when the promise is cancelled.
+///
+/// Every event (a chunk of output, the end of a pipe, the exit, a cancellation, the end of the
+/// grace period) is handled on one serial queue, so the run's state needs no lock.
+final class ProcessRun: @unchecked Sendable {
+    // Safety: the `var`s below are read and written only on `queue`, a serial queue; the `let`s
+    // are set once in `init`.
+    private let queue = DispatchQueue(label: "org.pledge.PledgeFoundation.process")
+    private let process: Process
+    private let resolver: Resolver<(out: Pipe, err: Pipe)>
+    private let gracePeriod: DispatchTimeInterval
+    private let pipes: [Pipe]
+
+    /// What each pipe delivered so far: standard output, then standard error.
+    private var output = [Data(), Data()]
+    /// The read channels, kept until their cleanup handler runs.
+    private var channels: [DispatchIO?] = [nil, nil]
+    private var openPipes = 2
+    private var exited = false
+    private var settled = false
+
+    init(process: Process, resolver: Resolver<(out: Pipe, err: Pipe)>, gracePeriod: DispatchTimeInterval) {
+        self.process = process
+        self.resolver = resolver
+        self.gracePeriod = gracePeriod
+        pipes = [Pipe(), Pipe()]
+        process.standardOutput = pipes[0]
+        process.standardError = pipes[1]
+    }
+
+    /// Starts reading both pipes; call once the process runs (its write ends are closed here).
+    func startReading() {
+        queue.async {
+            for index in self.pipes.indices {
+                self.startReading(index)
+            }
+        }
+    }
+
+    private func startReading(_ index: Int) {
+        let descriptor = pipes[index].fileHandleForReading.fileDescriptor
+        // The pipe's file handle keeps owning the descriptor. The cleanup handler runs once the
+        // channel no longer uses it, and only then is the pipe counted as done.
+        let channel = DispatchIO(type: .stream, fileDescriptor: descriptor, queue: queue) { _ in
+            self.channels[index] = nil
+            self.openPipes -= 1
+            self.settleIfDone()
+        }
+        channels[index] = channel
+        channel.setLimit(lowWater: 1)
+        channel.read(offset: 0, length: Int.max, queue: queue) { done, data, _ in
+            if let data {
+                for region in data.regions {
+                    region.withUnsafeBytes { self.output[index].append(contentsOf: $0) }
+                }
+            }
+            if done {
+                self.channels[index]?.close()
+            }
+        }
+    }
+
+    /// Called from the process's termination handler.
+    func processExited() {
+        queue.async {
+            self.exited = true
+            self.settleIfDone()
+        }
+    }
+
+    /// Sends `SIGTERM` to the process group now, and `SIGKILL` after the grace period if the
+    /// process is still running then.
+    func terminate() {
+        queue.async {
+            self.signal(SIGTERM)
+            self.queue.asyncAfter(deadline: .now() + self.gracePeriod) {
+                self.signal(SIGKILL)
+            }
+        }
+    }
+
+    private func signal(_ number: Int32) {
+        // Once the process has been reaped its identifier may be reused: signal only a process
+        // whose exit has not been seen. (Between the reaping and the termination handler's
+        // event reaching this queue, the identifier could in theory be reused already; a new
+        // process would have to be given that identifier within that moment.)
+        guard !exited, process.isRunning else { return }
+        let identifier = process.processIdentifier
+        guard identifier > 0 else { return }
+        // The process leads a group of its own: reach what it started too. If it does not,
+        // signal it alone.
+        if kill(-identifier, number) != 0 {
+            _ = kill(identifier, number)
+        }
+    }
+
+    private func settleIfDone() {
+        guard exited, openPipes == 0, !settled else { return }
+        settled = true
+        if resolver.isCancelled { return }
+        if process.terminationReason == .exit, process.terminationStatus == 0 {
+            do {
+                try replay(output[0], into: pipes[0])
+                try replay(output[1], into: pipes[1])
+                resolver.fulfill((pipes[0], pipes[1]))
+            } catch {
+                resolver.reject(error)
+            }
+        } else {
+            resolver.reject(
+                Process.PMKError.execution(
+                    process: process,
+                    standardOutput: String(data: output[0], encoding: .utf8),
+                    standardError: String(data: output[1], encoding: .utf8)))
+        }
+        output = []
+    }
+}
+
+/// Makes `pipe`'s read end read `data` from the start: writes it to an unlinked temporary file
+/// and puts that file in place of the pipe's read end, under the same descriptor, which the
+/// pipe's file handle keeps owning. An empty output needs nothing: the pipe is at its end.
+private func replay(_ data: Data, into pipe: Pipe) throws {
+    guard !data.isEmpty else { return }
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("pledge-output.XXXXXX")
+    var template = Array(path.utf8CString)
+    let file = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard file >= 0 else { throw currentPOSIXError() }
+    defer { close(file) }
+    template.withUnsafeBufferPointer { buffer in
+        if let path = buffer.baseAddress { _ = unlink(path) }
+    }
+    try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        var written = 0
+        while written < bytes.count {
+            let count = write(file, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw currentPOSIXError()
+            }
+            written += count
+        }
+    }
+    guard lseek(file, 0, SEEK_SET) == 0 else { throw currentPOSIXError() }
+    guard dup2(file, pipe.fileHandleForReading.fileDescriptor) >= 0 else { throw currentPOSIXError() }
+}
+
+private func currentPOSIXError() -> POSIXError {
+    POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+}
