@@ -45,6 +45,13 @@ let package = Package(
             path: "Tests/Fixtures/Swift6Client",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The Swift samples of the PledgeFoundation catalog, verbatim, so that every build compiles them.
+        .target(
+            name: "DocSamplesFoundationFixture",
+            dependencies: ["Pledge", "PledgeFoundation"],
+            path: "Tests/Fixtures/DocSamplesFoundation",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The benchmark harness's own tests: options, sampling order, the table's numbers, the
         // JSON record and `--compare`'s verdict.
         .testTarget(
