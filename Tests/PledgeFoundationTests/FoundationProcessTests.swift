@@ -83,6 +83,21 @@ import Testing
         #expect(ran.wait(timeout: .now() + testTimeout) == .success)
     }
 
+    @Test func aSettledProcessIsReleasedWithItsPipes() throws {
+        // swift-corelibs-foundation keeps a process that nobody waited for; launch(.promise)
+        // must let it go, or each launch would leak the process and its pipes' descriptors.
+        weak var released: Process?
+        weak var releasedPipe: Pipe?
+        do {
+            let child = process("/bin/echo", ["bye"])
+            released = child
+            let pipes = try #require(child.launch(.promise).settled()?.successValue)
+            releasedPipe = pipes.out
+            #expect(pipes.out.fileHandleForReading.readDataToEndOfFile() == Data("bye\n".utf8))
+        }
+        #expect(waitUntil { released == nil && releasedPipe == nil })
+    }
+
     @Test func cancellingKillsAChildThatIgnoresSIGTERM() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

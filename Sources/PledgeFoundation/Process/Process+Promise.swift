@@ -47,7 +47,7 @@ extension Process {
     /// - Parameters:
     ///   - _: Always `.promise`.
     ///   - terminationGracePeriod: How long a cancelled process has to exit after `SIGTERM`
-    ///     before it is sent `SIGKILL`.
+    ///     before it is sent `SIGKILL`; `.never` sends `SIGTERM` only.
     /// - Returns: A promise of the pipes holding the process's standard output and standard
     ///   error.
     public func launch(
@@ -62,14 +62,19 @@ extension Process {
         let (promise, seal) = Promise<(out: Pipe, err: Pipe)>.pending()
         let processRun = ProcessRun(process: self, resolver: seal, gracePeriod: terminationGracePeriod)
         let previousHandler = terminationHandler
-        terminationHandler = { process in
-            processRun.processExited()
+        // Weak: the process keeps its handler for good, and the run keeps the process.
+        terminationHandler = { [weak processRun] process in
+            // The process has exited, so this returns at once; it also lets swift-corelibs-foundation
+            // release the process, which it keeps otherwise (its run loop source retains it).
+            process.waitUntilExit()
+            processRun?.processExited()
             previousHandler?(process)
         }
         do {
             try run()
         } catch {
             terminationHandler = previousHandler
+            processRun.abandon()
             seal.reject(error)
             return promise
         }

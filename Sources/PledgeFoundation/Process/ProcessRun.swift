@@ -13,8 +13,8 @@ import Pledge
 /// Every event (a chunk of output, the end of a pipe, the exit, a cancellation, the end of the
 /// grace period) is handled on one serial queue, so the run's state needs no lock.
 final class ProcessRun: @unchecked Sendable {
-    // Safety: the `var`s below are read and written only on `queue`, a serial queue; the `let`s
-    // are set once in `init`.
+    // Safety: the `var`s below are read and written only on `queue`, a serial queue (and in
+    // `init`, before the run is shared); the `let`s are set once in `init`.
     private let queue = DispatchQueue(label: "org.pledge.PledgeFoundation.process")
     private let process: Process
     private let resolver: Resolver<(out: Pipe, err: Pipe)>
@@ -28,6 +28,8 @@ final class ProcessRun: @unchecked Sendable {
     private var openPipes = 2
     private var exited = false
     private var settled = false
+    /// The run itself until it settles: the process's termination handler holds it weakly.
+    private var keepAlive: ProcessRun?
 
     init(process: Process, resolver: Resolver<(out: Pipe, err: Pipe)>, gracePeriod: DispatchTimeInterval) {
         self.process = process
@@ -36,6 +38,14 @@ final class ProcessRun: @unchecked Sendable {
         pipes = [Pipe(), Pipe()]
         process.standardOutput = pipes[0]
         process.standardError = pipes[1]
+        keepAlive = self
+    }
+
+    /// Lets the run go when the process could not be launched.
+    func abandon() {
+        queue.async {
+            self.keepAlive = nil
+        }
     }
 
     /// Starts reading both pipes; call once the process runs (its write ends are closed here).
@@ -83,6 +93,7 @@ final class ProcessRun: @unchecked Sendable {
     func terminate() {
         queue.async {
             self.signal(SIGTERM)
+            guard self.gracePeriod != .never else { return }
             self.queue.asyncAfter(deadline: .now() + self.gracePeriod) {
                 self.signal(SIGKILL)
             }
@@ -94,7 +105,7 @@ final class ProcessRun: @unchecked Sendable {
         // whose exit has not been seen. (Between the reaping and the termination handler's
         // event reaching this queue, the identifier could in theory be reused already; a new
         // process would have to be given that identifier within that moment.)
-        guard !exited, process.isRunning else { return }
+        guard !exited else { return }
         let identifier = process.processIdentifier
         guard identifier > 0 else { return }
         // The process leads a group of its own: reach what it started too. If it does not,
@@ -107,6 +118,7 @@ final class ProcessRun: @unchecked Sendable {
     private func settleIfDone() {
         guard exited, openPipes == 0, !settled else { return }
         settled = true
+        keepAlive = nil
         if resolver.isCancelled { return }
         if process.terminationReason == .exit, process.terminationStatus == 0 {
             do {
