@@ -130,13 +130,14 @@ import Testing
     }
 
     @Test func aFailedConnectionRejectsWithTheURLError() throws {
-        // A port that was just free: nothing listens there once the server has stopped.
-        let server = try LoopbackHTTPServer()
-        let url = server.url("/hello")
-        server.stop()
-        let configuration = URLSessionConfiguration.ephemeral
-        let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
+        // A port that is bound but not listening: the connection is refused.
+        let refusing = try RefusingLoopbackPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/hello"))
+        let session = URLSession(configuration: .ephemeral)
+        defer {
+            session.invalidateAndCancel()
+            refusing.release()
+        }
         let error = try #require(session.dataTask(.promise, with: url).settled()?.failureError)
         #expect(error is URLError)
         #expect(!error.isCancelled)

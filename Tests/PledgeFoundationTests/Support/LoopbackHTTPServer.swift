@@ -36,35 +36,13 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Starts listening; throws when the socket cannot be set up.
     init() throws {
-        let socketKind: Int32
-        #if canImport(Glibc)
-            socketKind = Int32(SOCK_STREAM.rawValue)
-        #else
-            socketKind = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, socketKind, 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var reuse: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
+        let (descriptor, port) = try bindLoopbackSocket()
+        guard listen(descriptor, 16) == 0 else {
             close(descriptor)
             throw POSIXError(.EADDRINUSE)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
         listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer.accept"
         thread.start()
@@ -168,6 +146,53 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 sent += count
             }
         }
+    }
+}
+
+/// A TCP socket bound to 127.0.0.1 on a port the kernel picks, and that port.
+private func bindLoopbackSocket() throws -> (descriptor: Int32, port: UInt16) {
+    let socketKind: Int32
+    #if canImport(Glibc)
+        socketKind = Int32(SOCK_STREAM.rawValue)
+    #else
+        socketKind = SOCK_STREAM
+    #endif
+    let descriptor = socket(AF_INET, socketKind, 0)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    var reuse: Int32 = 1
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else {
+        close(descriptor)
+        throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return (descriptor, UInt16(bigEndian: address.sin_port))
+}
+
+/// A loopback port that is bound but not listening: connecting to it is refused, and no other
+/// socket can take it until ``release()``.
+final class RefusingLoopbackPort: Sendable {
+    private let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        (descriptor, port) = try bindLoopbackSocket()
+    }
+
+    func release() {
+        close(descriptor)
     }
 }
 
