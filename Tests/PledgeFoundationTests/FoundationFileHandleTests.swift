@@ -43,10 +43,14 @@ import Testing
         let queue = DispatchQueue(label: "FoundationFileHandleTests.reader")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)
-        // An inline handler runs where the promise settles: on the reading queue.
+        // The queue is held until the handler is attached, so the promise settles after: an
+        // inline handler then runs where it settles, on the reading queue.
+        let attached = DispatchSemaphore(value: 0)
+        queue.async { _ = attached.wait(timeout: .now() + testTimeout) }
         let settledOnQueue = handle.readToEnd(.promise, on: queue).map(on: nil) { data in
             (data, DispatchQueue.getSpecific(key: key) == true)
         }
+        attached.signal()
         let value = try #require(settledOnQueue.settled()?.successValue)
         #expect(value.0 == Data("keep".utf8))
         #expect(value.1)
