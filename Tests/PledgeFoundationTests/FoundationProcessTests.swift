@@ -103,7 +103,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let ready = directory.appendingPathComponent("ready")
         // Given a child that ignores SIGTERM, known to have set its trap
-        let child = process("/bin/sh", ["-c", "trap '' TERM; touch '\(ready.path)'; sleep 100"])
+        let child = process("/bin/sh", ["-c", "trap '' TERM; touch '\(ready.path)'; exec sleep 100"])
         let exited = DispatchSemaphore(value: 0)
         child.terminationHandler = { _ in exited.signal() }
         let promise = child.launch(.promise, terminationGracePeriod: .milliseconds(200))
@@ -113,13 +113,46 @@ import Testing
         // When the promise is cancelled
         promise.cancel()
 
-        // Then it settles cancelled at once, and SIGKILL ends the child and what it started
+        // Then it settles cancelled at once, and SIGKILL ends the child after the grace period
         #expect(promise.isCancelled)
         #expect(exited.wait(timeout: .now() + testTimeout) == .success)
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(child.terminationStatus == SIGKILL)
         #expect(!child.isRunning)
         #expect(kill(identifier, 0) == -1 && errno == ESRCH)
-        #expect(waitUntil { kill(-identifier, 0) == -1 && errno == ESRCH })  // the `sleep` too
     }
+
+    @Test func cancellingAlsoEndsWhatTheChildStarted() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pidFile = directory.appendingPathComponent("grandchild")
+        // Given a child that started a grandchild and waits for it
+        let script = "sleep 100 & echo $! > '\(pidFile.path).tmp'; mv '\(pidFile.path).tmp' '\(pidFile.path)'; wait"
+        let child = process("/bin/sh", ["-c", script])
+        let exited = DispatchSemaphore(value: 0)
+        child.terminationHandler = { _ in exited.signal() }
+        let promise = child.launch(.promise, terminationGracePeriod: .milliseconds(200))
+        #expect(waitUntil { FileManager.default.fileExists(atPath: pidFile.path) })
+        let contents = try String(contentsOf: pidFile, encoding: .utf8)
+        let grandchild = try #require(Int32(contents.trimmingCharacters(in: .whitespacesAndNewlines)))
+
+        // When the promise is cancelled
+        promise.cancel()
+
+        // Then the child and the grandchild, in its process group, are ended
+        #expect(promise.isCancelled)
+        #expect(exited.wait(timeout: .now() + testTimeout) == .success)
+        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(waitUntil { hasEnded(grandchild) })
+    }
+}
+
+/// Whether the process `identifier` is gone, or a zombie: ended, and waiting for whichever
+/// ancestor adopted it to reap it.
+private func hasEnded(_ identifier: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(identifier)/stat", encoding: .utf8),
+        let end = stat.lastIndex(of: ")")
+    else { return true }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    return fields.first == "Z" || fields.first == "X"
 }
