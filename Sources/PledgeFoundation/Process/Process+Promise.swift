@@ -6,8 +6,8 @@ extension Process {
     /// fulfilled when it exits with status zero.
     ///
     /// The process's `standardOutput` and `standardError` are replaced by new pipes, which Pledge
-    /// reads while the process runs, so a process that writes more than a pipe holds (64 KiB on
-    /// Linux) never stalls. When the process has exited and closed both, the promise settles, on
+    /// reads while the process runs (two threads of its own wait in `read` until the pipes'
+    /// end), so a process that writes more than a pipe holds (64 KiB on Linux) never stalls. When the process has exited and closed both, the promise settles, on
     /// a private serial queue:
     /// - exit status zero: fulfilled with the two pipes. Each pipe's `fileHandleForReading`
     ///   then reads everything the process wrote to it, from the start, then reaches its end:

@@ -10,8 +10,9 @@ import Pledge
 /// One `launch(.promise)`: reads the process's two pipes while it runs, waits for it to exit,
 /// settles the promise, and terminates the process when the promise is cancelled.
 ///
-/// Every event (a chunk of output, the end of a pipe, the exit, a cancellation, the end of the
-/// grace period) is handled on one serial queue, so the run's state needs no lock.
+/// Each pipe is read to its end by a thread of its own. Every event (a pipe's whole output, the
+/// exit, a cancellation, the end of the grace period) is handled on one serial queue, so the run's
+/// state needs no lock.
 final class ProcessRun: @unchecked Sendable {
     // Safety: the `var`s below are read and written only on `queue`, a serial queue (and in
     // `init`, before the run is shared); the `let`s are set once in `init`.
@@ -21,10 +22,8 @@ final class ProcessRun: @unchecked Sendable {
     private let gracePeriod: DispatchTimeInterval
     private let pipes: [Pipe]
 
-    /// What each pipe delivered so far: standard output, then standard error.
+    /// What each pipe delivered: standard output, then standard error.
     private var output = [Data(), Data()]
-    /// The read channels, kept until their cleanup handler runs.
-    private var channels: [DispatchIO?] = [nil, nil]
     private var openPipes = 2
     private var exited = false
     private var settled = false
@@ -59,25 +58,20 @@ final class ProcessRun: @unchecked Sendable {
 
     private func startReading(_ index: Int) {
         let descriptor = pipes[index].fileHandleForReading.fileDescriptor
-        // The pipe's file handle keeps owning the descriptor. The cleanup handler runs once the
-        // channel no longer uses it, and only then is the pipe counted as done.
-        let channel = DispatchIO(type: .stream, fileDescriptor: descriptor, queue: queue) { _ in
-            self.channels[index] = nil
-            self.openPipes -= 1
-            self.settleIfDone()
-        }
-        channels[index] = channel
-        channel.setLimit(lowWater: 1)
-        channel.read(offset: 0, length: Int.max, queue: queue) { done, data, _ in
-            if let data {
-                for region in data.regions {
-                    region.withUnsafeBytes { self.output[index].append(contentsOf: $0) }
-                }
-            }
-            if done {
-                self.channels[index]?.close()
+        // A thread of its own, blocked in read(2) until the pipe's end: libdispatch's event loop
+        // crashed now and then (under ThreadSanitizer) with DispatchIO channels on these pipes,
+        // as processes were spawned one after another. The pipe's file handle keeps owning the
+        // descriptor, and the run keeps the pipe, so the descriptor stays valid until then.
+        let reader = Thread {
+            let data = readToEnd(descriptor)
+            self.queue.async {
+                self.output[index] = data
+                self.openPipes -= 1
+                self.settleIfDone()
             }
         }
+        reader.name = "org.pledge.PledgeFoundation.process-output"
+        reader.start()
     }
 
     /// Called from the process's termination handler.
@@ -136,6 +130,22 @@ final class ProcessRun: @unchecked Sendable {
                     standardError: String(data: output[1], encoding: .utf8)))
         }
         output = []
+    }
+}
+
+/// Reads `descriptor` until its end (or an error other than an interruption).
+private func readToEnd(_ descriptor: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+        } else if count < 0 && errno == EINTR {
+            continue
+        } else {
+            return data
+        }
     }
 }
 
