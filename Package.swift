@@ -1,8 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.3
 import PackageDescription
 
 let package = Package(
     name: "Pledge",
+    // The oldest systems whose Swift runtime has `Synchronization`, which Pledge's locks use.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Pledge", targets: ["Pledge"]),
         .library(name: "PledgeFoundation", targets: ["PledgeFoundation"]),
