@@ -75,6 +75,11 @@ extension EmptyBox {
             allowed = !handlers.hasDependents
         }
         guard allowed, word.phase == BoxPhase.pending else {
+            // `cancel()` on a promise just rejected: whoever cancels no longer wants its outcome,
+            // so the failure counts as seen (see `Promise.cancel()`).
+            if case .cancelled = reason, word.phase == BoxPhase.unobserved {
+                word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled
+            }
             unlock(word)
             return outcome
         }
