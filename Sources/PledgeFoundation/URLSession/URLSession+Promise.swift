@@ -37,12 +37,8 @@ extension URLSession {
         _: PMKNamespacer, with convertible: URLRequestConvertible
     ) -> Promise<(data: Data, response: URLResponse)> {
         let request = convertible.pmkRequest
-        return Promise { seal in
-            let task = dataTask(with: request) { data, response, error in
-                seal.resolve(bodyResult(data, response, error))
-            }
-            seal.onCancel { task.cancel() }
-            task.resume()
+        return taskPromise { settle in
+            dataTask(with: request) { data, response, error in settle(bodyResult(data, response, error)) }
         }
     }
 
@@ -71,12 +67,8 @@ extension URLSession {
         _: PMKNamespacer, with convertible: URLRequestConvertible, from data: Data
     ) -> Promise<(data: Data, response: URLResponse)> {
         let request = convertible.pmkRequest
-        return Promise { seal in
-            let task = uploadTask(with: request, from: data) { data, response, error in
-                seal.resolve(bodyResult(data, response, error))
-            }
-            seal.onCancel { task.cancel() }
-            task.resume()
+        return taskPromise { settle in
+            uploadTask(with: request, from: data) { data, response, error in settle(bodyResult(data, response, error)) }
         }
     }
 
@@ -103,12 +95,10 @@ extension URLSession {
         _: PMKNamespacer, with convertible: URLRequestConvertible, fromFile file: URL
     ) -> Promise<(data: Data, response: URLResponse)> {
         let request = convertible.pmkRequest
-        return Promise { seal in
-            let task = uploadTask(with: request, fromFile: file) { data, response, error in
-                seal.resolve(bodyResult(data, response, error))
+        return taskPromise { settle in
+            uploadTask(with: request, fromFile: file) { data, response, error in
+                settle(bodyResult(data, response, error))
             }
-            seal.onCancel { task.cancel() }
-            task.resume()
         }
     }
 
@@ -140,24 +130,33 @@ extension URLSession {
         _: PMKNamespacer, with convertible: URLRequestConvertible, to saveLocation: URL
     ) -> Promise<(saveLocation: URL, response: URLResponse)> {
         let request = convertible.pmkRequest
-        return Promise { seal in
-            let task = downloadTask(with: request) { temporary, response, error in
+        return taskPromise { settle in
+            downloadTask(with: request) { temporary, response, error in
                 if let error {
-                    seal.reject(error)
+                    settle(.failure(error))
                 } else if let temporary, let response {
-                    do {
-                        try FileManager.default.moveItem(at: temporary, to: saveLocation)
-                        seal.fulfill((saveLocation, response))
-                    } catch {
-                        seal.reject(error)
-                    }
+                    settle(
+                        Result {
+                            try FileManager.default.moveItem(at: temporary, to: saveLocation)
+                            return (saveLocation, response)
+                        })
                 } else {
-                    seal.reject(PMKError.invalidCallingConvention)
+                    settle(.failure(PMKError.invalidCallingConvention))
                 }
             }
-            seal.onCancel { task.cancel() }
-            task.resume()
         }
+    }
+}
+
+/// A promise settled by the task `makeTask` returns, which it makes with the completion handler
+/// it is given: the task is started at once, and cancelling the promise cancels it.
+private func taskPromise<T: Sendable>(
+    _ makeTask: (@escaping @Sendable (Result<T, Error>) -> Void) -> URLSessionTask
+) -> Promise<T> {
+    Promise { seal in
+        let task = makeTask { seal.resolve($0) }
+        seal.onCancel { task.cancel() }
+        task.resume()
     }
 }
 
