@@ -10,6 +10,7 @@ enum GettingStartedSamples {
     static let manifest = Manifest.Package(
         name: "MyApp",
         // Package.swift, in a package next to the Pledge folder
+        platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
         dependencies: [
             .package(path: "../Pledge"),
         ],

@@ -109,8 +109,21 @@ enum Manifest {
     struct Target {
         static func target(name: String, dependencies: [TargetDependency]) -> Target { Target() }
     }
+    struct Platform {
+        struct Version {
+            static let v2 = Version()
+            static let v11 = Version()
+            static let v15 = Version()
+            static let v18 = Version()
+        }
+        static func macOS(_ version: Version) -> Platform { Platform() }
+        static func iOS(_ version: Version) -> Platform { Platform() }
+        static func tvOS(_ version: Version) -> Platform { Platform() }
+        static func watchOS(_ version: Version) -> Platform { Platform() }
+        static func visionOS(_ version: Version) -> Platform { Platform() }
+    }
     struct Package {
-        init(name: String, dependencies: [Dependency], targets: [Target]) {}
+        init(name: String, platforms: [Platform], dependencies: [Dependency], targets: [Target]) {}
     }
 }
 
