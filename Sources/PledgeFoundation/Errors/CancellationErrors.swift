@@ -38,7 +38,7 @@ extension PMKError: LocalizedError {
     ///
     /// ```swift
     /// PMKError.timedOut.localizedDescription
-    /// // "The operation timed out: it did not settle within the time allowed."
+    /// // "The thenable passed to timeout() did not settle in time"
     /// ```
     public var errorDescription: String? {
         description

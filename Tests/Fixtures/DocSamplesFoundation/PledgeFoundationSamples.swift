@@ -97,7 +97,7 @@ enum PledgeFoundationSamples {
 
     static func cancellationErrors() {
         let cancelled = URLError(.cancelled).isCancelled  // true
-        let message = PMKError.timedOut.localizedDescription  // "The operation timed out: …"
+        let message = PMKError.timedOut.localizedDescription  // "The thenable passed to timeout() …"
         print(cancelled, message)
     }
 }
