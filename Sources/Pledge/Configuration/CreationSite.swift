@@ -6,8 +6,10 @@
 /// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
 /// A promise an operator returns (`map`, `then`, `done`, `timeout`, `delay`, …) carries the site
 /// of the first promise of its chain. Promises that Pledge makes for you without an initialiser
-/// (the results of `firstly`, `when`, `race` and `retry`) carry none. Release builds record
-/// nothing, so those events carry `nil` and the recording costs nothing.
+/// (the results of `when`, `race` and `retry`) carry none. `firstly` hands back the promise its
+/// body returns, site and all; when the body throws, or returns a thenable that is not a
+/// ``Promise``, its result carries none either. Release builds record nothing, so those events
+/// carry `nil` and the recording costs nothing.
 ///
 /// ```swift
 /// conf.logHandler = { event in

@@ -33,10 +33,12 @@ public enum LogEvent: Sendable {
     /// A rejected promise was released, and no handler ever received its error: a chain that
     /// ends without `catch`, say, or a promise nobody attached to. Logged once per promise,
     /// never for a cancellation (see `Error.isCancelled`), and never when the error went on to
-    /// a handler, such as a `catch`, `recover`, `cauterize()`, `wait()` or `async()`, or was read
+    /// a handler, such as a `catch`, `recover`, `cauterize()`, `wait()` or `async()`, was read
     /// through ``Thenable/result`` (or `value`, `error`, `isRejected` and the other state
-    /// reads). `site` is where the promise, or the first promise of its chain, was made, in
-    /// debug builds; `nil` in release builds.
+    /// reads) once rejected, or was given up on with `cancel()`. An `onCancel` body is not a
+    /// handler that sees it. `site` is where the promise, or the first promise of its chain, was
+    /// made, in debug builds (see ``CreationSite`` for the promises that have none); `nil` in
+    /// release builds.
     case unhandledRejection(Error, site: CreationSite?)
 
     /// An error reached ``CatchMixin/cauterize()`` and was dropped on purpose.

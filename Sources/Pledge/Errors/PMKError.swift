@@ -1,7 +1,7 @@
 /// The errors Pledge itself rejects promises with.
 ///
 /// Every case has a readable ``description`` (and the same ``debugDescription``), worded as
-/// PromiseKit's. The cases and their meaning match PromiseKit's `PMKError`, except that
+/// PromiseKit's (``badInput``'s names Pledge instead of PromiseKit). The cases and their meaning match PromiseKit's `PMKError`, except that
 /// ``compactMap(_:_:)`` carries a `String` rendering of the value and the type, so that the error
 /// stays `Sendable`, and that Pledge adds ``timedOut`` and ``validationFailed(_:_:)``.
 public enum PMKError: Error, Sendable, Equatable {

@@ -32,8 +32,8 @@ extension Guarantee {
     /// Blocks the calling thread until the guarantee has its value, then returns it. For
     /// scripts, command-line tools and tests; async code uses `async()` instead.
     ///
-    /// Logs as ``Promise/wait()`` does when called on the main thread or on a queue from
-    /// ``PMKConfiguration/Q``.
+    /// Logs as ``Promise/wait()`` does: only when called while the guarantee is pending, on a
+    /// queue from ``PMKConfiguration/Q`` (the main thread, when `.main` is one of them).
     ///
     /// - Returns: The value.
     @available(*, noasync, message: "wait() blocks the thread; use `await guarantee.async()` instead")

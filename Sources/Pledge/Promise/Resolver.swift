@@ -125,7 +125,7 @@ extension Resolver where T == Void {
 }
 
 extension Resolver: CustomStringConvertible {
-    /// `Resolver(pending)` or `Resolver(resolved)`.
+    /// `Resolver<Int>(pending)` or `Resolver<Int>(resolved)`.
     public var description: String {
         switch box.inspect() {
         case .pending: return "Resolver<\(T.self)>(pending)"
