@@ -43,7 +43,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
 
     /// Makes a promise that is already rejected with `error`.
     ///
-    /// If nothing ever attaches a handler to it or reads its state, Pledge logs
+    /// If nothing ever attaches a handler to it, reads its state or cancels it, Pledge logs
     /// ``LogEvent/unhandledRejection(_:site:)`` when it is released. `file` and `line` say where
     /// it was made, for that event in debug builds; leave them out.
     @inlinable
