@@ -13,7 +13,7 @@ import Synchronization
 /// let ui = InvalidatableQueue()  // the main queue
 /// fetchAvatar()
 ///     .done(on: ui) { image in view.show(image) }
-///     .catch { error in log(error) }  // PMKError.cancelled once `ui` is invalidated
+///     .catch(policy: .allErrors) { error in log(error) }  // PMKError.cancelled once `ui` is invalidated
 ///
 /// // When the view goes away:
 /// ui.invalidate()
