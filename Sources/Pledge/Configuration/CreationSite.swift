@@ -6,7 +6,8 @@
 /// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
 /// A promise an operator returns (`map`, `then`, `done`, `timeout`, `delay`, …) carries the site
 /// of the first promise of its chain. Promises that Pledge makes for you without an initialiser
-/// (the results of `when`, `race` and `retry`) carry none. `firstly` hands back the promise its
+/// (the results of `when`, `race` and `retry`, and the promises `PledgeFoundation` makes) carry
+/// none. `firstly` hands back the promise its
 /// body returns, site and all; when the body throws, or returns a thenable that is not a
 /// ``Promise``, its result carries none either. Release builds record nothing, so those events
 /// carry `nil` and the recording costs nothing.
@@ -42,9 +43,11 @@ extension Box {
     final func recordSite(_ file: StaticString, _ line: UInt) {
         #if DEBUG
             let fileID = "\(file)"
-            // A promise Pledge makes for itself has no site worth showing: the caller's code is
-            // elsewhere (see `inheritSite(from:)` for the operators that know it).
-            if !fileID.hasPrefix("Pledge/") { site = CreationSite(fileID: fileID, line: Int(line)) }
+            // A promise Pledge (or PledgeFoundation) makes for itself has no site worth showing:
+            // the caller's code is elsewhere (see `inheritSite(from:)` for the operators that know it).
+            if !fileID.hasPrefix("Pledge/"), !fileID.hasPrefix("PledgeFoundation/") {
+                site = CreationSite(fileID: fileID, line: Int(line))
+            }
         #endif
     }
 
