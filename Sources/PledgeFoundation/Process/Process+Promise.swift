@@ -28,8 +28,9 @@ extension Process {
     /// Cancelling the promise rejects it with `PMKError.cancelled` at once and terminates the
     /// process: `SIGTERM` to its process group (Foundation starts each process in a group of its
     /// own, so whatever it started goes too), then, if it is still running after
-    /// `terminationGracePeriod`, `SIGKILL`. A process that ignores or blocks `SIGTERM` (a child
-    /// inherits the signal mask of the thread that spawned it) is thus killed all the same.
+    /// `terminationGracePeriod`, `SIGKILL`. A process that ignores or blocks `SIGTERM` is thus
+    /// killed all the same. The process starts with no signal blocked, whatever the mask of the
+    /// calling thread (Dispatch's threads block most signals, `SIGCHLD` and `SIGTERM` among them).
     ///
     /// ```swift
     /// let process = Process()
@@ -71,7 +72,7 @@ extension Process {
             previousHandler?(process)
         }
         do {
-            try run()
+            try runWithNoSignalsBlocked()
         } catch {
             terminationHandler = previousHandler
             processRun.abandon()
@@ -81,5 +82,27 @@ extension Process {
         processRun.startReading()
         seal.onCancel { processRun.terminate() }
         return promise
+    }
+}
+
+extension Process {
+    /// `run()`, with the calling thread's signal mask emptied for the spawn and restored after.
+    ///
+    /// swift-corelibs-foundation spawns the child with the signal mask of the calling thread.
+    /// Dispatch's worker threads (where promise handlers and tests run) block most signals, so a
+    /// child started from one would start with `SIGCHLD`, `SIGTERM`, `SIGINT` and `SIGALRM`
+    /// blocked: a shell script that runs jobs in the background and `wait`s for them never wakes,
+    /// and a polite `SIGTERM` never arrives. The main thread's mask is empty already, so
+    /// unblocking this thread for a moment lets no signal in that the process could not receive
+    /// anyway.
+    fileprivate func runWithNoSignalsBlocked() throws {
+        #if os(Linux)
+            var empty = sigset_t()
+            var previous = sigset_t()
+            sigemptyset(&empty)
+            let changed = pthread_sigmask(SIG_SETMASK, &empty, &previous) == 0
+            defer { if changed { pthread_sigmask(SIG_SETMASK, &previous, nil) } }
+        #endif
+        try run()
     }
 }
