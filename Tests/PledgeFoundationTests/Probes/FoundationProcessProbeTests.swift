@@ -109,6 +109,29 @@ import Testing
         try? FileManager.default.removeItem(at: marker)
     }
 
+    @Test func aChildStartedFromADispatchThreadHasNoSignalBlocked() throws {
+        // Dispatch's workers block SIGCHLD, SIGTERM and more; a child inherited that mask, so
+        // `sh -c "a & b & wait"` never woke from its `wait` and the promise never settled.
+        let promise = DispatchQueue.global().sync {
+            sh("sleep 0.1 & sleep 0.1 & wait; grep SigBlk /proc/self/status").launch(.promise)
+        }
+        let pipes = try #require(promise.settled(within: 10)?.successValue)
+        let text = String(decoding: pipes.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("0000000000000000"), "\(text)")
+    }
+
+    @Test func theCallingThreadKeepsItsSignalMask() throws {
+        DispatchQueue.global().sync {
+            var before = sigset_t()
+            var after = sigset_t()
+            pthread_sigmask(SIG_SETMASK, nil, &before)
+            _ = sh("true").launch(.promise).settled(within: 10)
+            pthread_sigmask(SIG_SETMASK, nil, &after)
+            #expect(sigismember(&before, SIGCHLD) == sigismember(&after, SIGCHLD))
+            #expect(sigismember(&before, SIGTERM) == sigismember(&after, SIGTERM))
+        }
+    }
+
     @Test func exitingBySignalRejectsWithTheSignal() throws {
         let error = try #require(sh("kill -KILL $$").launch(.promise).settled(within: 10)?.failureError)
         let processError = try #require(error as? Process.PMKError)
