@@ -67,15 +67,17 @@ import Testing
         #expect(guarantee.settled(within: 5) != nil)
     }
 
-    @Test func anObjectFilterWithAValueTypeMatchesAnEqualValue() throws {
-        // Not documented either way; on Darwin a bridged String filter matches by identity of
-        // the bridged object. Recorded so a change of behaviour is seen.
+    @Test func anObjectFilterWithAValueTypeNeverMatches() throws {
+        // swift-corelibs-foundation boxes a value-type object anew for each call and compares
+        // by identity, so a filter such as `object: "sender"` never matches, even a post with
+        // an equal value: the guarantee never resolves. Not documented.
         let center = NotificationCenter()
         let name = uniqueName()
         let guarantee = center.observe(once: name, object: "sender")
         center.post(name: name, object: "sender")
-        let delivered = guarantee.settled(within: 2) != nil
-        print("value-type object filter delivered: \(delivered)")
+        withKnownIssue("a value-type object filter never matches on Linux") {
+            #expect(guarantee.settled(within: 1) != nil)
+        }
     }
 
     @Test func aReleasedGuaranteeKeepsItsObserverUntilAPost() throws {

@@ -210,6 +210,35 @@ import Testing
         #expect(ran.wait(timeout: .now() + 10) == .success)
     }
 
+    @Test func aTerminationHandlerSetAfterTheLaunchDoesNotStrandThePromise() throws {
+        // The promise learns of the exit through the process's terminationHandler; a handler
+        // set after launch(.promise) replaces Pledge's, and the promise never settles.
+        // PromiseKit waits for the exit on a queue of its own, so this works there.
+        let process = sh("sleep 0.5; exit 0")
+        let promise = process.launch(.promise)
+        let ran = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ran.signal() }
+        #expect(ran.wait(timeout: .now() + 10) == .success)
+        withKnownIssue("a terminationHandler set after launch(.promise) replaces Pledge's") {
+            #expect(promise.settled(within: 3) != nil)
+        }
+        promise.cancel()
+        #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+    }
+
+    @Test func fiftyLaunchesThatCannotStartLeakNoDescriptors() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/nonexistent/pledge-probe")
+        _ = process.launch(.promise).settled(within: 10)
+        let before = openDescriptorCount()
+        for _ in 0..<50 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/nonexistent/pledge-probe")
+            #expect(process.launch(.promise).settled(within: 10)?.failureError != nil)
+        }
+        #expect(waitUntil { openDescriptorCount() <= before + 4 })
+    }
+
     @Test func twoHundredLaunchesLeakNoDescriptorsNorThreads() throws {
         // Warm up (Foundation opens descriptors of its own on first use).
         for _ in 0..<3 { _ = sh("echo warm").launch(.promise).settled(within: 10) }
