@@ -23,7 +23,9 @@ extension NotificationCenter {
     ///
     /// - Parameters:
     ///   - name: The notification's name.
-    ///   - object: The sender to observe, or `nil` for any sender.
+    ///   - object: The sender to observe, or `nil` for any sender. Pass an object (a class
+    ///     instance): Foundation compares senders by identity, and on Linux a value such as a
+    ///     string or a number never matches, not even an equal one, so nothing would arrive.
     /// - Returns: A guarantee of the first notification's snapshot.
     public func observe(once name: Notification.Name, object: Any? = nil) -> Guarantee<NotificationSnapshot> {
         observe(once: name, object: object) { NotificationSnapshot($0) }

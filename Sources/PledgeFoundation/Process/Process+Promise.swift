@@ -21,7 +21,9 @@ extension Process {
     ///   cannot be launched (missing, not executable): rejected with the error `run()` throws;
     ///   a process launched already: rejected with `PMKError.badInput`.
     ///
-    /// A `terminationHandler` set before the call still runs, after Pledge's own. Processes
+    /// A `terminationHandler` set before the call still runs, after Pledge's own; do not set one
+    /// after the call: it replaces Pledge's, and the promise then settles only when cancelled.
+    /// Processes
     /// that the process started and that keep its output open (a daemon it forked, say) delay
     /// the promise until they close it, as they would a shell's `$(…)`.
     ///
