@@ -239,6 +239,27 @@ import Testing
         #expect(waitUntil { openDescriptorCount() <= before + 4 })
     }
 
+    @Test func aQuickChildIsNotHeldUpByASlowOneLaunchedAtTheSameTime() throws {
+        // If a pipe's write end leaked into a sibling spawned at the same moment, the quick
+        // child's promise would wait for the slow sibling to exit.
+        let slow = Locked<[Promise<(out: Pipe, err: Pipe)>]>([])
+        let quickTimes = Locked<[TimeInterval]>([])
+        DispatchQueue.concurrentPerform(iterations: 24) { index in
+            if index % 2 == 0 {
+                let promise = sh("exec sleep 4").launch(.promise)
+                slow.mutate { $0.append(promise) }
+            } else {
+                let start = Date()
+                _ = sh("echo quick").launch(.promise).settled(within: 10)
+                let elapsed = Date().timeIntervalSince(start)
+                quickTimes.mutate { $0.append(elapsed) }
+            }
+        }
+        for promise in slow.value { promise.cancel() }
+        let slowest = quickTimes.value.max() ?? 0
+        #expect(slowest < 3, "slowest quick child took \(slowest) s")
+    }
+
     @Test func twoHundredLaunchesLeakNoDescriptorsNorThreads() throws {
         // Warm up (Foundation opens descriptors of its own on first use).
         for _ in 0..<3 { _ = sh("echo warm").launch(.promise).settled(within: 10) }
