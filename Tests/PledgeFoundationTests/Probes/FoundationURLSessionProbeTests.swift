@@ -10,6 +10,9 @@ import Testing
     import Glibc
 #endif
 
+/// Signalled when a client closes a `/slowforever` connection.
+private let slowForeverClosed = DispatchSemaphore(value: 0)
+
 /// Hostile uses of `URLSession`'s promise methods, against a server whose responses are raw.
 @Suite struct FoundationURLSessionProbeTests {
     private func withServer(
@@ -61,7 +64,10 @@ import Testing
             for _ in 0..<600 {
                 usleep(100_000)
                 var probe = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-                if poll(&probe, 1, 0) > 0 { return }  // client closed (or sent something)
+                if poll(&probe, 1, 0) > 0 {  // client closed (or sent something)
+                    slowForeverClosed.signal()
+                    return
+                }
                 send("x", on: connection)
             }
         case "/hello":
@@ -141,6 +147,17 @@ import Testing
             promise.cancel()
             let error = try #require(promise.settled(within: 2)?.failureError)
             #expect(error.isCancelled)
+        }
+    }
+
+    @Test func cancellingTheValidatedPromiseCancelsTheTask() throws {
+        try withServer(Self.routes) { server, session in
+            while slowForeverClosed.wait(timeout: .now()) == .success {}
+            let promise = session.dataTask(.promise, with: server.url("/slowforever")).validate()
+            usleep(500_000)
+            promise.cancel()
+            #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+            #expect(slowForeverClosed.wait(timeout: .now() + 10) == .success)
         }
     }
 
