@@ -161,6 +161,21 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
         }
     }
 
+    @Test func cancellingJustAsTheTaskCompletesDoesNotCrash() throws {
+        // swift-corelibs-foundation's URLSessionTask.cancel(), called while the task's
+        // completion is on its way, could fail with "Trying to access a behaviour for a task
+        // that in not in the registry" (TaskRegistry.swift:118) and stop the process.
+        try withServer(Self.routes) { server, session in
+            for round in 0..<300 {
+                let promise = session.dataTask(.promise, with: server.url("/hello"))
+                usleep(UInt32(round % 40) * 100)
+                promise.cancel()
+                let result = try #require(promise.settled(within: 20))
+                if case .failure(let error) = result { #expect(error.isCancelled) }
+            }
+        }
+    }
+
     @Test func cancellingAtOnceRejectsAsCancelled() throws {
         try withServer(Self.routes) { server, session in
             for _ in 0..<20 {
