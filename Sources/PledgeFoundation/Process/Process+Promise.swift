@@ -23,9 +23,10 @@ extension Process {
     ///
     /// A `terminationHandler` set before the call still runs, after Pledge's own; do not set one
     /// after the call: it replaces Pledge's, and the promise then settles only when cancelled.
-    /// Processes
-    /// that the process started and that keep its output open (a daemon it forked, say) delay
-    /// the promise until they close it, as they would a shell's `$(…)`.
+    /// Processes that the process started and that keep running (a daemon it forked, say)
+    /// delay the promise until they exit, even with their output redirected: on Linux they also
+    /// inherit the descriptor through which Foundation sees the process exit, so until they
+    /// close it the process counts as running.
     ///
     /// Cancelling the promise rejects it with `PMKError.cancelled` at once and terminates the
     /// process: `SIGTERM` to its process group (Foundation starts each process in a group of its

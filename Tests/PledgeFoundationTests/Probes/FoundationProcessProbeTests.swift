@@ -132,6 +132,20 @@ import Testing
         }
     }
 
+    @Test func aDaemonWithItsOutputRedirectedStillDelaysThePromise() throws {
+        // Unlike a shell's $(…), redirecting the daemon's output is not enough: it also inherits
+        // the socket swift-corelibs-foundation watches to see the child exit, so the child
+        // counts as running, and the promise stays pending, until the daemon exits.
+        let start = Date()
+        let child = sh("sleep 3 >/dev/null 2>&1 </dev/null & echo started")
+        let result = child.launch(.promise).settled(within: 10)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result?.successValue != nil)
+        withKnownIssue("a daemon holding Foundation's exit socket delays the promise") {
+            #expect(elapsed < 2, "settled after \(elapsed) s")
+        }
+    }
+
     @Test func exitingBySignalRejectsWithTheSignal() throws {
         let error = try #require(sh("kill -KILL $$").launch(.promise).settled(within: 10)?.failureError)
         let processError = try #require(error as? Process.PMKError)
