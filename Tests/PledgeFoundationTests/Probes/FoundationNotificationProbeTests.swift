@@ -94,6 +94,16 @@ import Testing
         #expect(transforms.value == 1)
     }
 
+    @Test func aCenterReleasedBeforeAnyPostLeavesTheGuaranteePendingWithoutCrashing() throws {
+        var center: NotificationCenter? = NotificationCenter()
+        let guarantee = center!.observe(once: uniqueName())
+        let promise: Promise<NotificationSnapshot> = center!.observe(once: uniqueName())
+        center = nil
+        #expect(guarantee.settled(within: 1) == nil)
+        promise.cancel()
+        #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+    }
+
     @Test func aCancelledPromiseNoLongerObserves() throws {
         let center = NotificationCenter()
         let name = uniqueName()

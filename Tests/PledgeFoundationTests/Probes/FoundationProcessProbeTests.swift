@@ -274,6 +274,20 @@ import Testing
         #expect(slowest < 3, "slowest quick child took \(slowest) s")
     }
 
+    @Test func aMissingWorkingDirectoryRejectsRatherThanHanging() throws {
+        let process = sh("pwd")
+        process.currentDirectoryURL = URL(fileURLWithPath: "/nonexistent/pledge-probe-dir")
+        let result = process.launch(.promise).settled(within: 10)
+        #expect(result?.failureError != nil, "\(String(describing: result))")
+    }
+
+    @Test func anArgumentWithANulByteDoesNotCrash() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/echo")
+        process.arguments = ["a\u{0}b", ""]
+        #expect(process.launch(.promise).settled(within: 10) != nil)
+    }
+
     @Test func twoHundredLaunchesLeakNoDescriptorsNorThreads() throws {
         // Warm up (Foundation opens descriptors of its own on first use).
         for _ in 0..<3 { _ = sh("echo warm").launch(.promise).settled(within: 10) }
