@@ -176,6 +176,42 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
         }
     }
 
+    /// Plain Foundation, no Pledge: cancel() racing the completion, from many threads. Off by
+    /// default: when swift-corelibs-foundation's registry race hits, it stops the process. Set
+    /// PLEDGE_PROBE_CORELIBS_CANCEL to run it.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLEDGE_PROBE_CORELIBS_CANCEL"] != nil))
+    func plainTaskCancelRacingCompletion() throws {
+        try withServer(Self.routes) { server, session in
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                for round in 0..<150 {
+                    let done = DispatchSemaphore(value: 0)
+                    let task = session.dataTask(with: server.url("/hello")) { _, _, _ in done.signal() }
+                    task.resume()
+                    usleep(UInt32((round * 7 + worker * 13) % 60) * 50)
+                    task.cancel()
+                    _ = done.wait(timeout: .now() + 20)
+                }
+            }
+        }
+    }
+
+    /// Plain Foundation, no Pledge: invalidateAndCancel() racing completions. Off by default,
+    /// as above.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLEDGE_PROBE_CORELIBS_CANCEL"] != nil))
+    func plainInvalidateRacingCompletion() throws {
+        let server = try RawHTTPServer(Self.routes)
+        defer { server.stop() }
+        for round in 0..<150 {
+            let session = URLSession(configuration: .ephemeral)
+            for _ in 0..<4 {
+                session.dataTask(with: server.url("/hello")) { _, _, _ in }.resume()
+            }
+            usleep(UInt32(round % 60) * 50)
+            session.invalidateAndCancel()
+        }
+        usleep(500_000)
+    }
+
     @Test func cancellingAtOnceRejectsAsCancelled() throws {
         try withServer(Self.routes) { server, session in
             for _ in 0..<20 {
