@@ -9,7 +9,7 @@ extension Promise where T == (data: Data, response: URLResponse) {
     /// Passes an HTTP response on when its status code is in `200..<300`, and rejects with
     /// ``PMKHTTPError/badStatusCode(_:_:_:)`` otherwise.
     ///
-    /// A response that is not an `HTTPURLResponse` (a `file:` URL, say) passes as it is. The
+    /// A response that is not an `HTTPURLResponse` (a `data:` URL, say) passes as it is. The
     /// check runs inline (`on: nil`): on the thread that settles this promise, for
     /// `dataTask(.promise, with:)` the session's delegate queue, or at once when it has settled.
     /// A rejection passes on unchanged, and cancelling the result cancels this promise as any

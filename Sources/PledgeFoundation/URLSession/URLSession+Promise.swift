@@ -17,7 +17,9 @@ extension URLSession {
     ///
     /// Cancelling the promise cancels the task: the promise is rejected with `PMKError.cancelled`
     /// at once. A task cancelled directly rejects it with `URLError.cancelled`, which
-    /// `isCancelled` also recognises.
+    /// `isCancelled` also recognises. The session must still be valid: on Linux, Foundation
+    /// stops the process when a task is made on a session that was invalidated, and Pledge
+    /// cannot tell beforehand.
     ///
     /// ```swift
     /// URLSession.shared.dataTask(.promise, with: url).validate().map { data, _ in

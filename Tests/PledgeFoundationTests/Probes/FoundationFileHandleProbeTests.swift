@@ -46,7 +46,9 @@ import Testing
     }
 
     @Test func aProcFileWhoseSizeIsZeroIsStillRead() throws {
-        let data = try #require(FileHandle.readToEnd(.promise, contentsOf: URL(fileURLWithPath: "/proc/self/status")).settled(within: 10)?.successValue)
+        let data = try #require(
+            FileHandle.readToEnd(.promise, contentsOf: URL(fileURLWithPath: "/proc/self/status")).settled(within: 10)?
+                .successValue)
         #expect(!data.isEmpty)
     }
 
@@ -96,7 +98,8 @@ import Testing
     }
 
     @Test func aMissingFileRejectsWithACocoaError() throws {
-        let error = FileHandle.readToEnd(.promise, contentsOf: URL(fileURLWithPath: "/nonexistent/x")).settled(within: 10)?.failureError
+        let error = FileHandle.readToEnd(.promise, contentsOf: URL(fileURLWithPath: "/nonexistent/x")).settled(
+            within: 10)?.failureError
         #expect(error is CocoaError)
         #expect(error?.isCancelled == false)
     }

@@ -163,7 +163,8 @@ import Testing
     @Test func nonUTF8OutputIsKeptAsBytesAndNilInTheError() throws {
         let ok = try #require(sh("printf '\\377\\376'").launch(.promise).settled(within: 10)?.successValue)
         #expect(ok.out.fileHandleForReading.readDataToEndOfFile() == Data([0xFF, 0xFE]))
-        let error = try #require(sh("printf '\\377'; printf '\\377' >&2; exit 1").launch(.promise).settled(within: 10)?.failureError)
+        let error = try #require(
+            sh("printf '\\377'; printf '\\377' >&2; exit 1").launch(.promise).settled(within: 10)?.failureError)
         guard case Process.PMKError.execution(_, let out, let err) = error else {
             Issue.record("got \(error)")
             return

@@ -32,7 +32,9 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
     }
 
     private static func respond(_ status: String, _ headers: String = "", _ body: String = "", on connection: Int32) {
-        send("HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(headers)\r\n\(body)", on: connection)
+        send(
+            "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(headers)\r\n\(body)",
+            on: connection)
     }
 
     private static let routes: @Sendable (String, String, Int32) -> Void = { method, path, connection in
@@ -52,7 +54,9 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
         case "/cut":
             send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nonly ten b", on: connection)
         case "/chunked":
-            send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n7\r\n, chunk\r\n0\r\n\r\n", on: connection)
+            send(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n7\r\n, chunk\r\n0\r\n\r\n",
+                on: connection)
         case "/slow":
             send("HTTP/1.1 200 OK\r\nContent-Length: 10\r\nConnection: close\r\n\r\n", on: connection)
             for _ in 0..<10 {
@@ -79,7 +83,8 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
 
     @Test func aRedirectIsFollowed() throws {
         try withServer(Self.routes) { server, session in
-            let value = try #require(session.dataTask(.promise, with: server.url("/redirect")).settled(within: 20)?.successValue)
+            let value = try #require(
+                session.dataTask(.promise, with: server.url("/redirect")).settled(within: 20)?.successValue)
             #expect(String(decoding: value.data, as: UTF8.self) == "final")
             #expect((value.response as? HTTPURLResponse)?.statusCode == 200)
             #expect(value.response.url?.path == "/final")
@@ -106,7 +111,8 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
 
     @Test func a204And304FulfilAndValidateAsPromiseKitDoes() throws {
         try withServer(Self.routes) { server, session in
-            let noContent = try #require(session.dataTask(.promise, with: server.url("/204")).validate().settled(within: 20)?.successValue)
+            let noContent = try #require(
+                session.dataTask(.promise, with: server.url("/204")).validate().settled(within: 20)?.successValue)
             #expect(noContent.data.isEmpty)
             let notModified = session.dataTask(.promise, with: server.url("/304")).settled(within: 20)
             #expect((notModified?.successValue?.response as? HTTPURLResponse)?.statusCode == 304)
@@ -127,14 +133,16 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
 
     @Test func aChunkedBodyIsReassembled() throws {
         try withServer(Self.routes) { server, session in
-            let value = try #require(session.dataTask(.promise, with: server.url("/chunked")).settled(within: 20)?.successValue)
+            let value = try #require(
+                session.dataTask(.promise, with: server.url("/chunked")).settled(within: 20)?.successValue)
             #expect(String(decoding: value.data, as: UTF8.self) == "hello, chunk")
         }
     }
 
     @Test func aSlowBodyArrivesWhole() throws {
         try withServer(Self.routes) { server, session in
-            let value = try #require(session.dataTask(.promise, with: server.url("/slow")).settled(within: 20)?.successValue)
+            let value = try #require(
+                session.dataTask(.promise, with: server.url("/slow")).settled(within: 20)?.successValue)
             #expect(value.data == Data(repeating: UInt8(ascii: "x"), count: 10))
         }
     }
@@ -277,7 +285,9 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
     @Test func validateLetsANonHTTPResponsePass() throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let value = try #require(session.dataTask(.promise, with: URL(string: "data:text/plain,hi")!).validate().settled(within: 10)?.successValue)
+        let value = try #require(
+            session.dataTask(.promise, with: URL(string: "data:text/plain,hi")!).validate().settled(within: 10)?
+                .successValue)
         #expect(value.data == Data("hi".utf8))
         #expect(!(value.response is HTTPURLResponse))
     }
@@ -287,7 +297,8 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
         // is not HTTP; swift-corelibs-foundation has no file: protocol, so it rejects instead.
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let result = session.dataTask(.promise, with: URL(fileURLWithPath: "/etc/hostname")).validate().settled(within: 10)
+        let result = session.dataTask(.promise, with: URL(fileURLWithPath: "/etc/hostname")).validate().settled(
+            within: 10)
         #expect((result?.failureError as? URLError)?.code == .unsupportedURL)
     }
 
@@ -328,7 +339,8 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
         try withServer(Self.routes) { server, session in
             var request = URLRequest(url: server.url("/hello"))
             request.httpMethod = "POST"
-            let result = session.uploadTask(.promise, with: request, fromFile: URL(fileURLWithPath: "/nonexistent/x")).settled(within: 20)
+            let result = session.uploadTask(.promise, with: request, fromFile: URL(fileURLWithPath: "/nonexistent/x"))
+                .settled(within: 20)
             #expect(result?.failureError != nil)
         }
     }
