@@ -194,7 +194,7 @@ class Box<R: Sendable>: AnyBox, @unchecked Sendable {
         // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
         let box = unsafeDowncast(self, to: EmptyBox<R>.self)
         var word = box.lock()
-        if word.phase == BoxPhase.unobserved { word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled }
+        word.markSeen()
         box.unlock(word)
     }
 

@@ -75,11 +75,9 @@ extension EmptyBox {
             allowed = !handlers.hasDependents
         }
         guard allowed, word.phase == BoxPhase.pending else {
-            // `cancel()` on a promise just rejected: whoever cancels no longer wants its outcome,
-            // so the failure counts as seen (see `Promise.cancel()`).
-            if case .cancelled = reason, word.phase == BoxPhase.unobserved {
-                word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled
-            }
+            // `cancel()` on a promise already rejected: whoever cancels no longer wants its
+            // outcome, so the failure counts as seen (see `Promise.cancel()`).
+            if case .cancelled = reason { word.markSeen() }
             unlock(word)
             return outcome
         }
@@ -154,15 +152,15 @@ enum CancelledError {
     }
 }
 
-/// What the cancelling path needs of a box's value type, `Result<T, Error>`, which an
-/// ``EmptyBox`` only knows as `R`.
+/// What the cancelling path and the unhandled-rejection report need of a box's value type,
+/// `Result<T, Error>`, which a ``Box`` only knows as `R`.
 @usableFromInline
 protocol CancellableOutcome {
     /// A failure with ``PMKError/cancelled``.
     static var cancelledOutcome: Self { get }
     /// Whether this is a failure whose error is a cancellation.
     var isCancelledOutcome: Bool { get }
-    /// Whether this is a failure.
+    /// Whether this is a failure; unlike `failure != nil`, copies no error (no retain).
     var isFailure: Bool { get }
     /// The error, when this is a failure.
     var failure: (any Error)? { get }

@@ -167,7 +167,7 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
         var word = locked
         if word.phase != BoxPhase.firing {
             // Settled: this handler receives the value, so an unobserved failure is now seen.
-            word.raw = word.raw & ~BoxPhase.mask | BoxPhase.settled
+            word.markSeen()
             unlock(word)
             return .settled(handler)
         }

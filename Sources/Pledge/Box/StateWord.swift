@@ -33,6 +33,13 @@ struct StateWord {
     @inlinable @inline(__always)
     var phase: UInt32 { raw & BoxPhase.mask }
 
+    /// Makes an ``BoxPhase/unobserved`` word ``BoxPhase/settled``: its failure has been seen.
+    /// Leaves any other phase as it is.
+    @inlinable @inline(__always)
+    mutating func markSeen() {
+        if phase == BoxPhase.unobserved { raw = raw & ~BoxPhase.mask | BoxPhase.settled }
+    }
+
     /// The lane of the handler stored inline; 0 when the box stores none there.
     @inlinable
     var storedLane: UInt32 {

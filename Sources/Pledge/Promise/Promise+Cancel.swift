@@ -26,12 +26,10 @@ extension Promise {
     /// download.cancel()   // rejects `download`, and `fetchReport`'s promise, which stops its work
     /// ```
     public func cancel() {
+        // A pending box is cancelled; an unobserved one is marked seen by the same transition,
+        // under its lock: whoever cancels no longer wants the outcome.
         let phase = box.phase
-        guard phase == BoxPhase.pending else {
-            // Whoever cancels no longer wants the outcome: a failure nobody saw is not reported.
-            if phase == BoxPhase.unobserved { box.observe() }
-            return
-        }
+        guard phase == BoxPhase.pending || phase == BoxPhase.unobserved else { return }
         Cancellation.run(from: box, .cancelled)
     }
 
