@@ -26,7 +26,11 @@ extension Process {
     /// Processes that the process started and that keep running (a daemon it forked, say)
     /// delay the promise until they exit, even with their output redirected: on Linux they also
     /// inherit the descriptor through which Foundation sees the process exit, so until they
-    /// close it the process counts as running.
+    /// close it the process counts as running. Launches through this method take turns to
+    /// spawn, so processes launched at the same moment never hold up one another; on Linux a
+    /// process spawned with `run()` on another thread at that moment can still inherit this
+    /// one's pipes (swift-corelibs-foundation closes inherited descriptors by listing them
+    /// first), and then delays this promise until it exits.
     ///
     /// Cancelling the promise rejects it with `PMKError.cancelled` at once and terminates the
     /// process: `SIGTERM` to its process group (Foundation starts each process in a group of its
@@ -64,27 +68,59 @@ extension Process {
             return Promise(error: PMKError.notExecutable(nil))
         }
         let (promise, seal) = Promise<(out: Pipe, err: Pipe)>.pending()
-        let processRun = ProcessRun(process: self, resolver: seal, gracePeriod: terminationGracePeriod)
         let previousHandler = terminationHandler
-        // Weak: the process keeps its handler for good, and the run keeps the process.
-        terminationHandler = { [weak processRun] process in
-            // The process has exited, so this returns at once; it also lets swift-corelibs-foundation
-            // release the process, which it keeps otherwise (its run loop source retains it).
-            process.waitUntilExit()
-            processRun?.processExited()
-            previousHandler?(process)
-        }
+        let processRun: ProcessRun
         do {
-            try runWithNoSignalsBlocked()
+            processRun = try withLaunchesSerialized {
+                // The run makes the pipes: inside, so no other launch spawns a child between.
+                let processRun = ProcessRun(process: self, resolver: seal, gracePeriod: terminationGracePeriod)
+                // Weak: the process keeps its handler for good, and the run keeps the process.
+                terminationHandler = { [weak processRun] process in
+                    // The process has exited, so this returns at once; it also lets
+                    // swift-corelibs-foundation release the process, which it keeps otherwise
+                    // (its run loop source retains it).
+                    process.waitUntilExit()
+                    processRun?.processExited()
+                    previousHandler?(process)
+                }
+                do {
+                    try runWithNoSignalsBlocked()
+                } catch {
+                    processRun.abandon()
+                    throw error
+                }
+                return processRun
+            }
         } catch {
             terminationHandler = previousHandler
-            processRun.abandon()
             seal.reject(error)
             return promise
         }
         processRun.startReading()
         seal.onCancel { processRun.terminate() }
         return promise
+    }
+}
+
+/// Held while `launch(.promise)` makes its pipes and spawns the process.
+private let launchLock = NSLock()
+
+extension Process {
+    /// Runs `body` (which makes the pipes and spawns the process) with no other
+    /// `launch(.promise)` doing the same.
+    ///
+    /// On Linux, swift-corelibs-foundation keeps a child from inheriting the parent's other
+    /// descriptors by listing those open just before the spawn and closing each in the child.
+    /// A descriptor opened by another thread between that listing and the spawn (the pipes and
+    /// exit-notification socket of a process launched at the same moment) leaks into the child,
+    /// and the other process's promise then waits until this child exits. Launches made here
+    /// take turns, so they cannot leak into one another. A subclass's `run()` is user code, so
+    /// it runs with no lock held (and is not serialised).
+    fileprivate func withLaunchesSerialized<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard type(of: self) == Process.self else { return try body() }
+        launchLock.lock()
+        defer { launchLock.unlock() }
+        return try body()
     }
 }
 
