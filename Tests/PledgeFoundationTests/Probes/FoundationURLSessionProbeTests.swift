@@ -153,7 +153,7 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
             usleep(500_000)
             promise.cancel()
             promise.cancel()
-            let error = try #require(promise.settled(within: 2)?.failureError)
+            let error = try #require(promise.settled(within: 10)?.failureError)
             #expect(error.isCancelled)
         }
     }
@@ -164,7 +164,7 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
             let promise = session.dataTask(.promise, with: server.url("/slowforever")).validate()
             usleep(500_000)
             promise.cancel()
-            #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+            #expect(promise.settled(within: 10)?.failureError?.isCancelled == true)
             #expect(slowForeverClosed.wait(timeout: .now() + 10) == .success)
         }
     }
@@ -231,7 +231,7 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
             for _ in 0..<20 {
                 let promise = session.dataTask(.promise, with: server.url("/hello"))
                 promise.cancel()
-                #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+                #expect(promise.settled(within: 10)?.failureError?.isCancelled == true)
             }
         }
     }
@@ -329,7 +329,7 @@ private let slowForeverClosed = DispatchSemaphore(value: 0)
             let promise = session.downloadTask(.promise, with: server.url("/slowforever"), to: destination)
             usleep(300_000)
             promise.cancel()
-            #expect(promise.settled(within: 2)?.failureError?.isCancelled == true)
+            #expect(promise.settled(within: 10)?.failureError?.isCancelled == true)
             usleep(300_000)
             #expect(!FileManager.default.fileExists(atPath: destination.path))
         }
