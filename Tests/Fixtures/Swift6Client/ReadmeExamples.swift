@@ -1,5 +1,7 @@
-// The code examples of README.md, compiled by every build so that they cannot rot. Keep them
-// in step with the README.
+// The code samples of README.md, verbatim, compiled by every build. `.ci/check-doc-samples`
+// fails when a README sample is missing here: edit both together. (The install snippet and the
+// quick start are built and run by `.ci/check-install`; the cancellation sample, which needs
+// URLSession, is in Tests/Fixtures/DocSamplesFoundation.)
 
 import Dispatch
 import Foundation
@@ -11,84 +13,92 @@ enum ReadmeExamples {
         let name: String
     }
     struct Avatar: Sendable {}
-    struct Timeout: Error {}
     struct File: Sendable {}
-    static func legacyFetch(_ id: Int, _ completion: @escaping @Sendable (User?, Error?) -> Void) {}
-    static func fetchUser(id: Int) -> Promise<User> {
-        Promise { seal in
-            legacyFetch(id) { user, error in seal.resolve(user, error) }
-        }
-    }
-    static func fetchAvatar(id: Int) -> Promise<Avatar> { Promise.value(Avatar()) }
-    static func download(_ url: String) -> Promise<File> { Promise.value(File()) }
-    static func fetch() -> Promise<Int> { Promise.value(1) }
-    static func cachedAvatar(for user: User) -> Guarantee<Avatar> { Guarantee.value(Avatar()) }
+    struct Quote: Sendable {}
+    struct Client: Sendable { func user(id: Int) async throws -> User { User(id: id, name: "x") } }
+    struct Connection: Sendable { func send(_ quote: Quote) {} }
+    struct Logger: Sendable { func warning(_ message: String) {} }
 
-    static func quickStart() {
-        firstly {
-            fetchUser(id: 42)
-        }.map { user in
-            user.name.uppercased()
-        }.done { name in
-            print("Hello, \(name)")
-        }.catch { error in
-            print("Failed: \(error)")
-        }.finally {
-            print("finished")
-        }
-    }
+    static let client = Client()
+    static let connection = Connection()
+    static let connectionQueue = DispatchQueue(label: "connection")
+    static let logger = Logger()
+
+    static func fetchUser(id: Int) -> Promise<User> { Promise.value(User(id: id, name: "x")) }
+    static func fetchAvatar(id: Int) -> Promise<Avatar> { Promise.value(Avatar()) }
+    static func fetchFromMirror(_ number: Int) -> Promise<File> { Promise.value(File()) }
+    static func download(_ url: String) -> Promise<File> { Promise.value(File()) }
+    static func cachedAvatar(for user: User) -> Guarantee<Avatar> { Guarantee.value(Avatar()) }
+    static func loadQuote(_ symbol: String) -> Promise<Quote> { Promise.value(Quote()) }
+    static func show(_ values: Any...) {}
+    static func save(_ files: [File]) {}
+    @Sendable static func report(_ error: Error) {}
 
     static func combining(ids: [Int], downloads: [Promise<File>], urlList: [String]) {
-        when(fulfilled: ids.map { fetchUser(id: $0) }).done { users in _ = users }.cauterize()
-        when(fulfilled: fetchUser(id: 1), fetchAvatar(id: 1)).done { user, avatar in _ = (user, avatar) }.cauterize()
-        when(resolved: downloads).done { results in _ = results }
+        // All of them; values in input order. The first rejection rejects at once.
+        when(fulfilled: ids.map { fetchUser(id: $0) }).done { users in
+            show(users)
+        }.catch(report)
+
+        // Different types, as a tuple.
+        when(fulfilled: fetchUser(id: 1), fetchAvatar(id: 1)).done { user, avatar in
+            show(user, avatar)
+        }.catch(report)
+
+        // Every result, successes and failures alike; a Guarantee, it never rejects.
+        when(resolved: downloads).done { results in
+            save(results.compactMap { try? $0.get() })
+        }
+
+        // At most 3 downloads in flight, made one at a time as earlier ones finish.
         var urls = urlList.makeIterator()
-        let pending = AnyIterator { urls.next().map { download($0) } }
-        when(fulfilled: pending, concurrently: 3).done { files in _ = files }.cauterize()
-        race(fetch().asVoid(), after(seconds: 5).map { throw Timeout() }).catch { _ in }
-        _ = DispatchQueue.global().async(.promise) { () throws -> Int in 42 }
+        let nextDownload = AnyIterator { urls.next().map { download($0) } }
+        when(fulfilled: nextDownload, concurrently: 3).done { files in
+            save(files)
+        }.catch(report)
+
+        // The first to resolve wins. (For a time limit, use `timeout`: see below.)
+        race(fetchFromMirror(1), fetchFromMirror(2)).done { file in
+            save([file])
+        }.catch(report)
     }
 
     static func asyncBridge() async throws {
-        let user = try await fetchUser(id: 42).async()
-        let avatar = await cachedAvatar(for: user).async()
+        // async → Promise, the same as Promise(task:)
+        func fetchUser(id: Int) -> Promise<User> {
+            Promise { try await client.user(id: id) }
+        }
+
+        let user = try await fetchUser(id: 42).async()      // Promise → async: throws its error
+        let avatar = await cachedAvatar(for: user).async()  // Guarantee → async: cannot throw
         _ = avatar
     }
 
-    struct Client: Sendable { func user(id: Int) async throws -> User { User(id: id, name: "x") } }
-    static let client = Client()
-    static func fetchUser2(id: Int) -> Promise<User> {
-        Promise { try await client.user(id: id) }
-    }
-
     static func configure() {
-        conf.Q = (map: .main, return: .main)
-        conf.Q.map = .global()
-        conf.catchPolicy = .allErrors
-        conf.logHandler = { event in print("\(event)") }
+        conf.Q = (map: .main, return: .main)    // PromiseKit's defaults
+        conf.Q.map = .global()                  // or change one of them
+        conf.catchPolicy = .allErrors           // let `catch` see cancellations too
+        conf.logHandler = { event in logger.warning("\(event)") }
+    }
+
+    static func dropping(symbol: String) {
+        let client = InvalidatableQueue(queue: connectionQueue)  // one per client connection
+        loadQuote(symbol).done(on: client) { quote in connection.send(quote) }.cauterize()
+        client.invalidate()   // the client went away: a late quote is dropped, never sent
     }
 }
 
-// Migrating from PromiseKit, item 7. The README's version marks the conformance
-// `@retroactive`, as a client in another package must; inside Pledge's own package the compiler
-// rejects that attribute.
-extension URLError: CancellableError {
-    public var isCancelled: Bool { code == .cancelled }
-}
-
-// Migrating from PromiseKit, item 8.
+// Migrating from PromiseKit, item 7.
 private func fetchName() -> Promise<String> { Promise.value("name") }
 
 @MainActor final class ReadmeViewModel {
     var title = ""
 
-    func load() {
+    func load() async throws {
         fetchName().done(on: .main) { name in
             MainActor.assumeIsolated { self.title = name }
         }.cauterize()
-    }
 
-    func loadAsync() async throws {
-        title = try await fetchName().async()
+        title = try await fetchName().async()   // in an async method
     }
 }
