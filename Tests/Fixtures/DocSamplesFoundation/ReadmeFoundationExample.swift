@@ -25,14 +25,14 @@ enum ReadmeFoundationExample {
 
     static func cancelling(url: URL) {
         let thumbnail = retry(attempts: 3, backoff: .exponential(initial: .milliseconds(200), jitter: true)) {
-            download(url).timeout(seconds: 10)                  // each attempt gets 10 seconds
+            download(url).timeout(seconds: 10)  // each attempt gets 10 seconds
         }.map { data in
             try makeThumbnail(from: data)
         }
-        thumbnail.done { show($0) }.catch { showError($0) }     // `catch` skips cancellations
+        thumbnail.done { show($0) }.catch { showError($0) }  // `catch` skips cancellations
 
         // The user closed the screen:
-        thumbnail.cancel()   // rejects with PMKError.cancelled; stops the retries and the download
+        thumbnail.cancel()  // rejects with PMKError.cancelled; stops the retries and the download
     }
 }
 
@@ -41,7 +41,7 @@ private let session = URLSession.shared
 func download(_ url: URL) -> Promise<Data> {
     Promise { seal in
         let task = session.dataTask(with: url) { data, _, error in seal.resolve(data, error) }
-        seal.onCancel { task.cancel() }                 // runs if the promise is cancelled
+        seal.onCancel { task.cancel() }  // runs if the promise is cancelled
         task.resume()
     }
 }

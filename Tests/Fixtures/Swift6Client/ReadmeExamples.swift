@@ -69,22 +69,22 @@ enum ReadmeExamples {
             Promise { try await client.user(id: id) }
         }
 
-        let user = try await fetchUser(id: 42).async()      // Promise → async: throws its error
+        let user = try await fetchUser(id: 42).async()  // Promise → async: throws its error
         let avatar = await cachedAvatar(for: user).async()  // Guarantee → async: cannot throw
         _ = avatar
     }
 
     static func configure() {
-        conf.Q = (map: .main, return: .main)    // PromiseKit's defaults
-        conf.Q.map = .global()                  // or change one of them
-        conf.catchPolicy = .allErrors           // let `catch` see cancellations too
+        conf.Q = (map: .main, return: .main)  // PromiseKit's defaults
+        conf.Q.map = .global()  // or change one of them
+        conf.catchPolicy = .allErrors  // let `catch` see cancellations too
         conf.logHandler = { event in logger.warning("\(event)") }
     }
 
     static func dropping(symbol: String) {
         let client = InvalidatableQueue(queue: connectionQueue)  // one per client connection
         loadQuote(symbol).done(on: client) { quote in connection.send(quote) }.cauterize()
-        client.invalidate()   // the client went away: a late quote is dropped, never sent
+        client.invalidate()  // the client went away: a late quote is dropped, never sent
     }
 }
 
@@ -99,6 +99,6 @@ private func fetchName() -> Promise<String> { Promise.value("name") }
             MainActor.assumeIsolated { self.title = name }
         }.cauterize()
 
-        title = try await fetchName().async()   // in an async method
+        title = try await fetchName().async()  // in an async method
     }
 }
