@@ -8,7 +8,7 @@ import Dispatch
 /// large to represent, never resolves and keeps nothing alive. A delay that is not a number
 /// counts as zero, and Pledge logs ``LogEvent/badInput(_:)``. The timer keeps the guarantee's
 /// storage alive until it fires, so dropping the guarantee (say, as the loser of a
-/// ``race(_:)-(Guarantee<T>...)``) is fine and logs nothing.
+/// ``race(_:file:line:)-(Guarantee<T>...,_,_)``) is fine and logs nothing.
 ///
 /// ```swift
 /// after(seconds: 0.5).done { print("half a second later") }

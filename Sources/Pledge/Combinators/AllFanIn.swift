@@ -285,14 +285,17 @@ func identity<U: Thenable>(of thenable: U) -> ObjectIdentifier {
 /// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does;
 /// their outcomes are then ignored. When the returned box is cancelled, so is each input
 /// promise that nothing else depends on. No inputs resolve the box at once with the empty output. A
-/// thenable outside Pledge is first bridged into a promise, which gives it a box.
+/// thenable outside Pledge is first bridged into a promise, which gives it a box. The box records
+/// `file` and `line`, the caller's site, before any input can resolve it.
 @inlinable
-func _fanIn<U: Thenable, Mode: FanInMode>(all inputs: [U], _ mode: Mode.Type) -> EmptyBox<Result<Mode.Output, Error>>
-where Mode.Value == U.T {
+func _fanIn<U: Thenable, Mode: FanInMode>(
+    all inputs: [U], _ mode: Mode.Type, file: StaticString, line: UInt
+) -> EmptyBox<Result<Mode.Output, Error>> where Mode.Value == U.T {
     guard U.self == Promise<U.T>.self || U.self == Guarantee<U.T>.self else {
-        return _fanIn(all: inputs.map { Promise($0) }, mode)
+        return _fanIn(all: inputs.map { Promise($0) }, mode, file: file, line: line)
     }
     let fanIn = AllFanIn<Mode>(inputs)
+    fanIn.box.recordSite(file, line)
     if inputs.isEmpty {
         fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
     }

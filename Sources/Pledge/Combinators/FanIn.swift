@@ -312,12 +312,16 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
 
 /// Starts a fan-in over `source`, pulled lazily, and returns the box it resolves.
 ///
-/// - Parameter limit: the most inputs outstanding at once.
+/// - Parameters:
+///   - limit: the most inputs outstanding at once.
+///   - file: the caller's site, recorded on the box before the first pull.
+///   - line: the line that goes with `file`.
 @inlinable
-func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(_ source: Source, limit: Int, _: Mode.Type)
-    -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value
-{
+func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
+    _ source: Source, limit: Int, _: Mode.Type, file: StaticString, line: UInt
+) -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value {
     let fanIn = FanIn<Source, Mode>(source: source, limit: limit)
+    fanIn.box.recordSite(file, line)
     let target = UnownedTarget(fanIn)
     fanIn.box.addCancelHook { (target.alive() as? FanInCore<Mode>)?.cancelInputs() }
     Trampoline.run { fanIn.pull(&$0) }

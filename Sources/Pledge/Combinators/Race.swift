@@ -10,11 +10,15 @@ import Synchronization
 /// race(fetchFromMirrorA(), fetchFromMirrorB()).done { data in use(data) }
 /// ```
 ///
-/// - Parameter thenables: The thenables to race.
+/// - Parameters:
+///   - thenables: The thenables to race.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise that resolves as the first thenable to resolve does.
 @inlinable
-public func race<U: Thenable>(_ thenables: U...) -> Promise<U.T> {
-    race(thenables)
+public func race<U: Thenable>(_ thenables: U..., file: StaticString = #fileID, line: UInt = #line) -> Promise<U.T> {
+    race(thenables, file: file, line: line)
 }
 
 /// Resolves as the first thenable in an array resolves, with its value or its error.
@@ -27,12 +31,16 @@ public func race<U: Thenable>(_ thenables: U...) -> Promise<U.T> {
 /// race(mirrors.map { fetch(from: $0) }).done { data in use(data) }
 /// ```
 ///
-/// - Parameter thenables: The thenables to race.
+/// - Parameters:
+///   - thenables: The thenables to race.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise that resolves as the first thenable to resolve does.
 @inlinable
-public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
-    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
-    return Promise(box: _race(thenables))
+public func race<U: Thenable>(_ thenables: [U], file: StaticString = #fileID, line: UInt = #line) -> Promise<U.T> {
+    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput, file: file, line: line) }
+    return Promise(box: _race(thenables, file: file, line: line))
 }
 
 /// Resolves as the first of the guarantees resolves, with its value.
@@ -46,12 +54,16 @@ public func race<U: Thenable>(_ thenables: [U]) -> Promise<U.T> {
 /// race(after(seconds: 1).map { "slow" }, after(seconds: 0.1).map { "fast" }).done { print($0) }
 /// ```
 ///
-/// - Parameter guarantees: The guarantees to race.
+/// - Parameters:
+///   - guarantees: The guarantees to race.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the first value.
 @inlinable
-public func race<T>(_ guarantees: Guarantee<T>...) -> Guarantee<T> {
+public func race<T>(_ guarantees: Guarantee<T>..., file: StaticString = #fileID, line: UInt = #line) -> Guarantee<T> {
     if guarantees.isEmpty { conf.log(.badInput("race() was given no guarantees; its result never resolves")) }
-    return Guarantee(box: _race(guarantees))
+    return Guarantee(box: _race(guarantees, file: file, line: line))
 }
 
 /// Resolves as the first thenable in an array is fulfilled; rejections are ignored unless every
@@ -70,18 +82,25 @@ public func race<T>(_ guarantees: Guarantee<T>...) -> Guarantee<T> {
 /// }
 /// ```
 ///
-/// - Parameter thenables: The thenables to race.
+/// - Parameters:
+///   - thenables: The thenables to race.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the first value any thenable is fulfilled with.
 @inlinable
-public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
-    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput) }
+public func race<U: Thenable>(
+    fulfilled thenables: [U], file: StaticString = #fileID, line: UInt = #line
+) -> Promise<U.T> {
+    guard !thenables.isEmpty else { return Promise(error: PMKError.badInput, file: file, line: line) }
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
+    box.recordSite(file, line)
     let pending = RaceTally(thenables.count)
     for thenable in thenables {
         // Once per input, even for a thenable outside Pledge that calls back twice: one input
         // rejected twice must not count as two. The tally is the target, which a cancelled race
         // takes back.
-        // Every input is attached, even once a winner is in (see `_race(_:)`).
+        // Every input is attached, even once a winner is in (see `_race(_:file:line:)`).
         thenable._pipeOnce(target: pending) { _, source, run in
             let result = Box<Result<U.T, Error>>.attached(source).value
             if case .success = result { return run.seal(Retained(box), with: result) }
@@ -93,10 +112,12 @@ public func race<U: Thenable>(fulfilled thenables: [U]) -> Promise<U.T> {
     return Promise(box: box)
 }
 
-/// Attaches every input to one box; the first result seals it and the later ones are ignored.
+/// Attaches every input to one box, which records the caller's site, `file` and `line`, first;
+/// the first result seals it and the later ones are ignored.
 @inlinable
-func _race<U: Thenable>(_ thenables: [U]) -> EmptyBox<Result<U.T, Error>> {
+func _race<U: Thenable>(_ thenables: [U], file: StaticString, line: UInt) -> EmptyBox<Result<U.T, Error>> {
     let box: EmptyBox<Result<U.T, Error>> = pendingBox()
+    box.recordSite(file, line)
     for thenable in thenables {
         // Every input is attached, even once a winner is in: each was handed to the race, so a
         // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).

@@ -33,22 +33,25 @@
 ///   - promiseIterator: Produces the thenables to wait for; it should start each one's work
 ///     when it is pulled.
 ///   - concurrently: The most thenables pending at once; at least 1.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the values, in the order the iterator produced them.
 @inlinable
 public func when<It: IteratorProtocol>(
-    fulfilled promiseIterator: sending It, concurrently: Int
+    fulfilled promiseIterator: sending It, concurrently: Int, file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<[It.Element.T]> where It.Element: Thenable {
-    guard concurrently > 0 else { return Promise(error: PMKError.badInput) }
+    guard concurrently > 0 else { return Promise(error: PMKError.badInput, file: file, line: line) }
     return Promise(
-        box: _fanIn(promiseIterator, limit: concurrently, FanInValues<It.Element.T>.self))
+        box: _fanIn(promiseIterator, limit: concurrently, FanInValues<It.Element.T>.self, file: file, line: line))
 }
 
 /// Waits for the thenables an iterator produces to resolve, pulling them lazily so that at most
 /// `concurrently` of them are pending at once, and collects their results in iteration order.
 ///
-/// The iterator is pulled as for ``when(fulfilled:concurrently:)``, except that a rejection does
-/// not stop it: every thenable the iterator produces is pulled and waited for, and the result
-/// never fails. Each time one resolves, the next is pulled, on the thread that resolved it. The
+/// The iterator is pulled as for ``when(fulfilled:concurrently:file:line:)``, except that a
+/// rejection does not stop it: every thenable the iterator produces is pulled and waited for, and
+/// the result never fails. Each time one resolves, the next is pulled, on the thread that resolved it. The
 /// result cannot report bad input, so a `concurrently` below 1 counts as 1, and Pledge logs
 /// ``LogEvent/badInput(_:)``. (PromiseKit gives one `PMKError.badInput` result instead, whatever
 /// the number of inputs.) The iterator is `sending`, and is kept, as for the `fulfilled:` form:
@@ -64,14 +67,18 @@ public func when<It: IteratorProtocol>(
 ///   - promiseIterator: Produces the thenables to wait for; it should start each one's work
 ///     when it is pulled.
 ///   - concurrently: The most thenables pending at once; at least 1.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the results, in the order the iterator produced them.
 @inlinable
 public func when<It: IteratorProtocol>(
-    resolved promiseIterator: sending It, concurrently: Int
+    resolved promiseIterator: sending It, concurrently: Int, file: StaticString = #fileID, line: UInt = #line
 ) -> Guarantee<[Result<It.Element.T, Error>]> where It.Element: Thenable {
     if concurrently < 1 {
         conf.log(.badInput("when(resolved:concurrently: \(concurrently)) waits for one thenable at a time"))
     }
     return Guarantee(
-        box: _fanIn(promiseIterator, limit: max(concurrently, 1), FanInResults<It.Element.T>.self))
+        box: _fanIn(
+            promiseIterator, limit: max(concurrently, 1), FanInResults<It.Element.T>.self, file: file, line: line))
 }

@@ -7,15 +7,20 @@
 /// Waits for every view, then builds the result from their values, in input order. A rejection
 /// passes straight to the result.
 ///
-/// - Parameter build: Casts the values back; `nil` only if a value had another type than its
-///   view promised, which cannot happen, and rejects with ``PMKError/badInput`` rather than trap.
+/// - Parameters:
+///   - file: The caller's site, recorded on the result's box (and the fan-in's) before any view
+///     can resolve it.
+///   - line: The line that goes with `file`.
+///   - build: Casts the values back; `nil` only if a value had another type than its view
+///     promised, which cannot happen, and rejects with ``PMKError/badInput`` rather than trap.
 @inlinable
 func _whenTuple<Output: Sendable>(
-    _ views: [Promise<any Sendable>],
+    _ views: [Promise<any Sendable>], file: StaticString, line: UInt,
     build: @escaping @Sendable ([any Sendable]) -> Output?
 ) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanIn(all: views, FanInValues.self)
+    let all = _fanIn(all: views, FanInValues.self, file: file, line: line)
     let box: EmptyBox<Result<Output, Error>> = pendingBox()
+    box.recordSite(file, line)
     // The box depends on the fan-in, as an operator's does on its input: cancelling it cancels
     // the fan-in, and so the inputs.
     box.link(to: all)
@@ -35,10 +40,10 @@ func _whenTuple<Output: Sendable>(
 /// keeps running. Nothing is dispatched: the result resolves on the thread that resolves the
 /// last input (or the first rejected one).
 ///
-/// When every argument is the same `Void` thenable type, ``when(fulfilled:)-(U...)`` is picked
-/// instead and gives a `Promise<Void>` (PromiseKit reports such calls as ambiguous); annotate
-/// the result as `Promise<(Void, Void)>` to get this form. The same holds for three to five
-/// thenables.
+/// When every argument is the same `Void` thenable type, ``when(fulfilled:file:line:)-(U...,_,_)``
+/// is picked instead and gives a `Promise<Void>` (PromiseKit reports such calls as ambiguous);
+/// annotate the result as `Promise<(Void, Void)>` to get this form. The same holds for three to
+/// five thenables.
 ///
 /// ```swift
 /// when(fulfilled: fetchUser(id), fetchSettings(id)).done { user, settings in
@@ -49,12 +54,17 @@ func _whenTuple<Output: Sendable>(
 /// - Parameters:
 ///   - pu: The first thenable.
 ///   - pv: The second thenable.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of both values.
 @_disfavoredOverload
 @inlinable
-public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<(U.T, V.T)> {
+public func when<U: Thenable, V: Thenable>(
+    fulfilled pu: U, _ pv: V, file: StaticString = #fileID, line: UInt = #line
+) -> Promise<(U.T, V.T)> {
     Promise(
-        box: _whenTuple([_erasingValue(pu), _erasingValue(pv)]) { values in
+        box: _whenTuple([_erasingValue(pu), _erasingValue(pv)], file: file, line: line) { values in
             guard values.count == 2, let u = values[0] as? U.T, let v = values[1] as? V.T else { return nil }
             return (u, v)
         })
@@ -76,14 +86,17 @@ public func when<U: Thenable, V: Thenable>(fulfilled pu: U, _ pv: V) -> Promise<
 ///   - pu: The first thenable.
 ///   - pv: The second thenable.
 ///   - pw: The third thenable.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the three values.
 @_disfavoredOverload
 @inlinable
 public func when<U: Thenable, V: Thenable, W: Thenable>(
-    fulfilled pu: U, _ pv: V, _ pw: W
+    fulfilled pu: U, _ pv: V, _ pw: W, file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<(U.T, V.T, W.T)> {
     Promise(
-        box: _whenTuple([_erasingValue(pu), _erasingValue(pv), _erasingValue(pw)]) { values in
+        box: _whenTuple([_erasingValue(pu), _erasingValue(pv), _erasingValue(pw)], file: file, line: line) { values in
             guard values.count == 3, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T
             else { return nil }
             return (u, v, w)
@@ -105,14 +118,18 @@ public func when<U: Thenable, V: Thenable, W: Thenable>(
 ///   - pv: The second thenable.
 ///   - pw: The third thenable.
 ///   - px: The fourth thenable.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the four values.
 @_disfavoredOverload
 @inlinable
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
-    fulfilled pu: U, _ pv: V, _ pw: W, _ px: X
+    fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<(U.T, V.T, W.T, X.T)> {
-    Promise(
-        box: _whenTuple([_erasingValue(pu), _erasingValue(pv), _erasingValue(pw), _erasingValue(px)]) { values in
+    let views = [_erasingValue(pu), _erasingValue(pv), _erasingValue(pw), _erasingValue(px)]
+    return Promise(
+        box: _whenTuple(views, file: file, line: line) { values in
             guard values.count == 4, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T,
                 let x = values[3] as? X.T
             else { return nil }
@@ -136,15 +153,19 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable>(
 ///   - pw: The third thenable.
 ///   - px: The fourth thenable.
 ///   - py: The fifth thenable.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the five values.
 @_disfavoredOverload
 @inlinable
 public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable>(
-    fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, _ py: Y
+    fulfilled pu: U, _ pv: V, _ pw: W, _ px: X, _ py: Y, file: StaticString = #fileID,
+    line: UInt = #line
 ) -> Promise<(U.T, V.T, W.T, X.T, Y.T)> {
     let views = [_erasingValue(pu), _erasingValue(pv), _erasingValue(pw), _erasingValue(px), _erasingValue(py)]
     return Promise(
-        box: _whenTuple(views) { values in
+        box: _whenTuple(views, file: file, line: line) { values in
             guard values.count == 5, let u = values[0] as? U.T, let v = values[1] as? V.T, let w = values[2] as? W.T,
                 let x = values[3] as? X.T, let y = values[4] as? Y.T
             else { return nil }
@@ -164,11 +185,16 @@ public func when<U: Thenable, V: Thenable, W: Thenable, X: Thenable, Y: Thenable
 /// - Parameters:
 ///   - gu: The first guarantee.
 ///   - gv: The second guarantee.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of both values.
 @inlinable
-public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guarantee<(U, V)> {
+public func when<U, V>(
+    guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<(U, V)> {
     Guarantee(
-        box: _whenTuple([_erasingValue(gu), _erasingValue(gv)]) { values in
+        box: _whenTuple([_erasingValue(gu), _erasingValue(gv)], file: file, line: line) { values in
             guard values.count == 2, let u = values[0] as? U, let v = values[1] as? V else { return nil }
             return (u, v)
         })
@@ -187,13 +213,17 @@ public func when<U, V>(guarantees gu: Guarantee<U>, _ gv: Guarantee<V>) -> Guara
 ///   - gu: The first guarantee.
 ///   - gv: The second guarantee.
 ///   - gw: The third guarantee.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the three values.
 @inlinable
 public func when<U, V, W>(
-    guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>
+    guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, file: StaticString = #fileID,
+    line: UInt = #line
 ) -> Guarantee<(U, V, W)> {
     Guarantee(
-        box: _whenTuple([_erasingValue(gu), _erasingValue(gv), _erasingValue(gw)]) { values in
+        box: _whenTuple([_erasingValue(gu), _erasingValue(gv), _erasingValue(gw)], file: file, line: line) { values in
             guard values.count == 3, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W else {
                 return nil
             }
@@ -215,13 +245,18 @@ public func when<U, V, W>(
 ///   - gv: The second guarantee.
 ///   - gw: The third guarantee.
 ///   - gx: The fourth guarantee.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the four values.
 @inlinable
 public func when<U, V, W, X>(
-    guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>
+    guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>,
+    file: StaticString = #fileID, line: UInt = #line
 ) -> Guarantee<(U, V, W, X)> {
-    Guarantee(
-        box: _whenTuple([_erasingValue(gu), _erasingValue(gv), _erasingValue(gw), _erasingValue(gx)]) { values in
+    let views = [_erasingValue(gu), _erasingValue(gv), _erasingValue(gw), _erasingValue(gx)]
+    return Guarantee(
+        box: _whenTuple(views, file: file, line: line) { values in
             guard values.count == 4, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W,
                 let x = values[3] as? X
             else { return nil }
@@ -244,15 +279,18 @@ public func when<U, V, W, X>(
 ///   - gw: The third guarantee.
 ///   - gx: The fourth guarantee.
 ///   - gy: The fifth guarantee.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the five values.
 @inlinable
 public func when<U, V, W, X, Y>(
     guarantees gu: Guarantee<U>, _ gv: Guarantee<V>, _ gw: Guarantee<W>, _ gx: Guarantee<X>,
-    _ gy: Guarantee<Y>
+    _ gy: Guarantee<Y>, file: StaticString = #fileID, line: UInt = #line
 ) -> Guarantee<(U, V, W, X, Y)> {
     let views = [_erasingValue(gu), _erasingValue(gv), _erasingValue(gw), _erasingValue(gx), _erasingValue(gy)]
     return Guarantee(
-        box: _whenTuple(views) { values in
+        box: _whenTuple(views, file: file, line: line) { values in
             guard values.count == 5, let u = values[0] as? U, let v = values[1] as? V, let w = values[2] as? W,
                 let x = values[3] as? X, let y = values[4] as? Y
             else { return nil }

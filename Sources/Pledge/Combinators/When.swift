@@ -13,21 +13,27 @@
 /// let avatars: Promise<[Image]> = when(fulfilled: users.map { fetchAvatar($0) })
 /// ```
 ///
-/// - Parameter thenables: The promises or guarantees to wait for.
+/// - Parameters:
+///   - thenables: The promises or guarantees to wait for.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the values, in the order of `thenables`.
 @inlinable
-public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
-    Promise(box: _fanIn(all: thenables, FanInValues.self))
+public func when<U: Thenable>(
+    fulfilled thenables: [U], file: StaticString = #fileID, line: UInt = #line
+) -> Promise<[U.T]> {
+    Promise(box: _fanIn(all: thenables, FanInValues.self, file: file, line: line))
 }
 
 /// Waits for thenables of different value types to be fulfilled and collects their values, as
 /// existentials, in input order.
 ///
 /// This form is only picked when the array mixes types (say promises of `Int` and guarantees of
-/// `String`); an array of one thenable type uses ``when(fulfilled:)-6azrb`` and gets typed
-/// values. The values are `any Sendable` rather than PromiseKit's `Any`, because whatever a
-/// promise carries must be `Sendable`. Rejection, ordering and threading are as for the typed
-/// form.
+/// `String`); an array of one thenable type uses ``when(fulfilled:file:line:)->Promise<[U.T]>``
+/// and gets typed values. The values are `any Sendable` rather than PromiseKit's `Any`, because
+/// whatever a promise carries must be `Sendable`. Rejection, ordering and threading are as for
+/// the typed form.
 ///
 /// ```swift
 /// when(fulfilled: [fetchCount(), fetchName()] as [any Thenable]).done { values in
@@ -36,12 +42,18 @@ public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<[U.T]> {
 /// }
 /// ```
 ///
-/// - Parameter thenables: The promises or guarantees to wait for.
+/// - Parameters:
+///   - thenables: The promises or guarantees to wait for.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the values, in the order of `thenables`.
 @_disfavoredOverload
 @inlinable
-public func when(fulfilled thenables: [any Thenable]) -> Promise<[any Sendable]> {
-    when(fulfilled: thenables.map { _erasingValue($0) })
+public func when(
+    fulfilled thenables: [any Thenable], file: StaticString = #fileID, line: UInt = #line
+) -> Promise<[any Sendable]> {
+    when(fulfilled: thenables.map { _erasingValue($0) }, file: file, line: line)
 }
 
 /// A promise of `thenable`'s value as an existential; the existential form of `when` waits for
@@ -62,11 +74,17 @@ func _erasingValue<U: Thenable>(_ thenable: U) -> Promise<any Sendable> {
 /// when(fulfilled: save(a), save(b), save(c)).done { print("all saved") }
 /// ```
 ///
-/// - Parameter thenables: The `Void` promises or guarantees to wait for.
+/// - Parameters:
+///   - thenables: The `Void` promises or guarantees to wait for.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise fulfilled once every input is fulfilled.
 @inlinable
-public func when<U: Thenable>(fulfilled thenables: U...) -> Promise<Void> where U.T == Void {
-    when(fulfilled: thenables)
+public func when<U: Thenable>(
+    fulfilled thenables: U..., file: StaticString = #fileID, line: UInt = #line
+) -> Promise<Void> where U.T == Void {
+    when(fulfilled: thenables, file: file, line: line)
 }
 
 /// Waits for every `Void` thenable in an array to be fulfilled.
@@ -80,11 +98,17 @@ public func when<U: Thenable>(fulfilled thenables: U...) -> Promise<Void> where 
 /// when(fulfilled: files.map { upload($0) }).done { print("uploaded") }
 /// ```
 ///
-/// - Parameter thenables: The `Void` promises or guarantees to wait for.
+/// - Parameters:
+///   - thenables: The `Void` promises or guarantees to wait for.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise fulfilled once every input is fulfilled.
 @inlinable
-public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<Void> where U.T == Void {
-    Promise(box: _fanIn(all: thenables, FanInVoid.self))
+public func when<U: Thenable>(
+    fulfilled thenables: [U], file: StaticString = #fileID, line: UInt = #line
+) -> Promise<Void> where U.T == Void {
+    Promise(box: _fanIn(all: thenables, FanInVoid.self, file: file, line: line))
 }
 
 /// Waits for every promise to resolve, fulfilled or rejected, and collects their results in
@@ -100,11 +124,17 @@ public func when<U: Thenable>(fulfilled thenables: [U]) -> Promise<Void> where U
 /// }
 /// ```
 ///
-/// - Parameter promises: The promises to wait for.
+/// - Parameters:
+///   - promises: The promises to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the results, in the order of `promises`.
 @inlinable
-public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T, Error>]> {
-    when(resolved: promises)
+public func when<T>(
+    resolved promises: Promise<T>..., file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[Result<T, Error>]> {
+    when(resolved: promises, file: file, line: line)
 }
 
 /// Waits for every promise in an array to resolve, fulfilled or rejected, and collects their
@@ -120,15 +150,22 @@ public func when<T>(resolved promises: Promise<T>...) -> Guarantee<[Result<T, Er
 /// }
 /// ```
 ///
-/// - Parameter promises: The promises to wait for.
+/// - Parameters:
+///   - promises: The promises to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the results, in the order of `promises`.
 @inlinable
-public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T, Error>]> {
-    Guarantee(box: _fanIn(all: promises, FanInResults.self))
+public func when<T>(
+    resolved promises: [Promise<T>], file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[Result<T, Error>]> {
+    Guarantee(box: _fanIn(all: promises, FanInResults.self, file: file, line: line))
 }
 
 /// Waits for every thenable to resolve and collects their results in input order; the form of
-/// ``when(resolved:)-([Promise<T>])`` for any thenable type, such as guarantees or your own.
+/// ``when(resolved:file:line:)-([Promise<T>],_,_)`` for any thenable type, such as guarantees or
+/// your own.
 ///
 /// The result never fails and resolves as soon as the last input resolves, on the thread that
 /// resolves it; nothing is dispatched.
@@ -137,15 +174,21 @@ public func when<T>(resolved promises: [Promise<T>]) -> Guarantee<[Result<T, Err
 /// when(resolved: tasks.map { $0.completion }).done { results in … }
 /// ```
 ///
-/// - Parameter thenables: The thenables to wait for.
+/// - Parameters:
+///   - thenables: The thenables to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the results, in the order of `thenables`.
 @inlinable
-public func when<U: Thenable>(resolved thenables: U...) -> Guarantee<[Result<U.T, Error>]> {
-    when(resolved: thenables)
+public func when<U: Thenable>(
+    resolved thenables: U..., file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[Result<U.T, Error>]> {
+    when(resolved: thenables, file: file, line: line)
 }
 
 /// Waits for every thenable in an array to resolve and collects their results in input order;
-/// the form of ``when(resolved:)-([Promise<T>])`` for any thenable type.
+/// the form of ``when(resolved:file:line:)-([Promise<T>],_,_)`` for any thenable type.
 ///
 /// The result never fails and resolves as soon as the last input resolves, on the thread that
 /// resolves it; nothing is dispatched. An empty array gives a guarantee that already has `[]`.
@@ -154,11 +197,17 @@ public func when<U: Thenable>(resolved thenables: U...) -> Guarantee<[Result<U.T
 /// when(resolved: jobs.map { $0.run() }).done { results in report(results) }
 /// ```
 ///
-/// - Parameter thenables: The thenables to wait for.
+/// - Parameters:
+///   - thenables: The thenables to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the results, in the order of `thenables`.
 @inlinable
-public func when<U: Thenable>(resolved thenables: [U]) -> Guarantee<[Result<U.T, Error>]> {
-    Guarantee(box: _fanIn(all: thenables, FanInResults.self))
+public func when<U: Thenable>(
+    resolved thenables: [U], file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[Result<U.T, Error>]> {
+    Guarantee(box: _fanIn(all: thenables, FanInResults.self, file: file, line: line))
 }
 
 /// Waits for every guarantee and collects their values in input order.
@@ -170,11 +219,17 @@ public func when<U: Thenable>(resolved thenables: [U]) -> Guarantee<[Result<U.T,
 /// when(guarantees: ids.map { cachedName($0) }).done { names in print(names) }
 /// ```
 ///
-/// - Parameter guarantees: The guarantees to wait for.
+/// - Parameters:
+///   - guarantees: The guarantees to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the values, in the order of `guarantees`.
 @inlinable
-public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
-    Guarantee(box: _fanIn(all: guarantees, FanInValues.self))
+public func when<T>(
+    guarantees: [Guarantee<T>], file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[T]> {
+    Guarantee(box: _fanIn(all: guarantees, FanInValues.self, file: file, line: line))
 }
 
 /// Waits for every `Void` guarantee.
@@ -186,11 +241,17 @@ public func when<T>(guarantees: [Guarantee<T>]) -> Guarantee<[T]> {
 /// when(guarantees: animations.map { $0.run() }).done { print("all finished") }
 /// ```
 ///
-/// - Parameter guarantees: The guarantees to wait for.
+/// - Parameters:
+///   - guarantees: The guarantees to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once every input has.
 @inlinable
-public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
-    Guarantee(box: _fanIn(all: guarantees, FanInVoid.self))
+public func when(
+    guarantees: [Guarantee<Void>], file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<Void> {
+    Guarantee(box: _fanIn(all: guarantees, FanInVoid.self, file: file, line: line))
 }
 
 /// Waits for every guarantee and collects their values in input order.
@@ -201,11 +262,17 @@ public func when(guarantees: [Guarantee<Void>]) -> Guarantee<Void> {
 /// when(after(seconds: 1).map { 1 }, Guarantee.value(2)).done { print($0) }   // [1, 2]
 /// ```
 ///
-/// - Parameter guarantees: The guarantees to wait for.
+/// - Parameters:
+///   - guarantees: The guarantees to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee of the values, in argument order.
 @inlinable
-public func when<T>(_ guarantees: Guarantee<T>...) -> Guarantee<[T]> {
-    when(guarantees: guarantees)
+public func when<T>(
+    _ guarantees: Guarantee<T>..., file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<[T]> {
+    when(guarantees: guarantees, file: file, line: line)
 }
 
 /// Waits for every `Void` guarantee.
@@ -216,9 +283,15 @@ public func when<T>(_ guarantees: Guarantee<T>...) -> Guarantee<[T]> {
 /// when(after(seconds: 1), fadeOut()).done { print("both finished") }
 /// ```
 ///
-/// - Parameter guarantees: The guarantees to wait for.
+/// - Parameters:
+///   - guarantees: The guarantees to wait for.
+///   - file: Where the guarantee was made, for the ``LogEvent``s about a lost guarantee in
+///     debug builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once every input has.
 @inlinable
-public func when(_ guarantees: Guarantee<Void>...) -> Guarantee<Void> {
-    when(guarantees: guarantees)
+public func when(
+    _ guarantees: Guarantee<Void>..., file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<Void> {
+    when(guarantees: guarantees, file: file, line: line)
 }

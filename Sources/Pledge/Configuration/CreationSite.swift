@@ -1,14 +1,15 @@
-/// Where a promise or a guarantee was made: the file and line of the initialiser or
-/// `pending()` call, as `#fileID` and `#line` give them.
+/// Where a promise or a guarantee was made: the file and line of the initialiser, `pending()`,
+/// `when`, `race` or `retry` call, as `#fileID` and `#line` give them.
 ///
 /// Debug builds of Pledge record it and attach it to the ``LogEvent``s about a promise that was
 /// lost: ``LogEvent/pendingPromiseDeallocated(site:)``,
 /// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
 /// A promise an operator returns (`map`, `then`, `done`, `timeout`, `delay`, …) carries the site
-/// of the first promise of its chain. Promises that Pledge makes for you without an initialiser
-/// (the results of `when`, `race` and `retry`, and the promises `PledgeFoundation` makes) carry
-/// none. `firstly` hands back the promise its
-/// body returns, site and all; when the body throws, or returns a thenable that is not a
+/// of the first promise of its chain. The result of `when`, `race` or `retry` (in every form,
+/// `when(fulfilled:concurrently:)` included) carries the line that called it, even when bad
+/// input rejects it at once: a chain that begins there names that line, not the inputs' sites.
+/// The promises `PledgeFoundation` makes carry none. `firstly` hands back the promise its body
+/// returns, site and all; when the body throws, or returns a thenable that is not a
 /// ``Promise``, its result carries none either. Release builds record nothing, so those events
 /// carry `nil` and the recording costs nothing.
 ///
@@ -44,7 +45,8 @@ extension Box {
         #if DEBUG
             let fileID = "\(file)"
             // A promise Pledge (or PledgeFoundation) makes for itself has no site worth showing:
-            // the caller's code is elsewhere (see `inheritSite(from:)` for the operators that know it).
+            // the caller's code is elsewhere (see `inheritSite(from:)` for the operators that know it;
+            // the combinators take their caller's `file` and `line` instead).
             if !fileID.hasPrefix("Pledge/"), !fileID.hasPrefix("PledgeFoundation/") {
                 site = CreationSite(fileID: fileID, line: Int(line))
             }

@@ -76,7 +76,7 @@ extension Thenable where T: Sequence {
     /// `transform` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`),
     /// once per element, all at once, so the thenables run concurrently. The result is rejected
     /// by a rejection of this thenable, by a throw from `transform`, or as soon as any of the
-    /// thenables is rejected (see ``when(fulfilled:)-6azrb``).
+    /// thenables is rejected (see ``when(fulfilled:file:line:)->Promise<[U.T]>``).
     ///
     /// ```swift
     /// fetchUserIDs().thenMap { id in fetchUser(id) }.done { users in show(users) }

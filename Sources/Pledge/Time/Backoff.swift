@@ -1,6 +1,6 @@
 import Dispatch
 
-/// How long ``retry(attempts:backoff:shouldRetry:_:)`` waits before each new attempt.
+/// How long ``retry(attempts:backoff:shouldRetry:_:file:line:)`` waits before each new attempt.
 ///
 /// Three shapes: ``none`` (retry at once), ``constant(_:)`` (the same wait every time) and
 /// ``exponential(initial:multiplier:maximum:jitter:)`` (a wait that grows by a factor each time,
@@ -29,7 +29,8 @@ public struct Backoff: Sendable {
     }
 
     /// No wait: each retry starts as soon as the attempt before it has failed (still not
-    /// synchronously inside that failure; see ``retry(attempts:backoff:shouldRetry:_:)``).
+    /// synchronously inside that failure; see
+    /// ``retry(attempts:backoff:shouldRetry:_:file:line:)``).
     public static let none = Backoff(.none)
 
     /// The same wait before every retry.

@@ -34,17 +34,20 @@ import Dispatch
 ///   - backoff: How long to wait before each retry.
 ///   - shouldRetry: Whether the error of a failed attempt allows another.
 ///   - body: Starts one attempt.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the first value an attempt produces.
 public func retry<U: Thenable>(
     attempts: Int = 3, backoff: Backoff = .none,
     shouldRetry: @escaping @Sendable (Error) -> Bool = { !$0.isCancelled },
-    _ body: @escaping @Sendable () throws -> U
+    _ body: @escaping @Sendable () throws -> U, file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<U.T> {
     guard attempts >= 1 else {
         conf.log(.badInput("retry(attempts: \(attempts)) rejects with PMKError.badInput; it needs at least 1"))
-        return Promise(error: PMKError.badInput)
+        return Promise(error: PMKError.badInput, file: file, line: line)
     }
-    let (promise, resolver) = Promise<U.T>.pending()
+    let (promise, resolver) = Promise<U.T>.pending(file: file, line: line)
     let loop = RetryLoop(
         attempts: attempts, backoff: backoff, shouldRetry: shouldRetry, body: body, resolver: resolver)
     // Weak: while there is something to cancel, the attempt in flight or the backoff timer holds
