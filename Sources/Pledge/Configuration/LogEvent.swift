@@ -36,7 +36,7 @@ public enum LogEvent: Sendable {
     /// a handler, such as a `catch`, `recover`, `cauterize()`, `wait()` or `async()`, was read
     /// through ``Thenable/result`` (or `value`, `error`, `isRejected` and the other state
     /// reads) once rejected, or was given up on with `cancel()`. An `onCancel` body is not a
-    /// handler that sees it. `site` is where the promise, or the first promise of its chain, was
+    /// handler that sees it, and printing or dumping the promise does not count. `site` is where the promise, or the first promise of its chain, was
     /// made, in debug builds (see ``CreationSite`` for the promises that have none); `nil` in
     /// release builds.
     case unhandledRejection(Error, site: CreationSite?)

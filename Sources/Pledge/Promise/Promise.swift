@@ -146,8 +146,11 @@ extension Promise where T == Void {
 extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
     /// `Promise(…Int)` while pending, then `Promise(<value>)` or `Promise(<error>)`, as in
     /// PromiseKit.
+    ///
+    /// Printing a promise does not count as seeing its error: a rejection that only a log line
+    /// showed is still reported as ``LogEvent/unhandledRejection(_:site:)``.
     public var description: String {
-        switch result {
+        switch unobservedResult {
         case nil: return "Promise(…\(T.self))"
         case .success(let value): return "Promise(\(value))"
         case .failure(let error): return "Promise(\(error))"
@@ -156,9 +159,9 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
 
     /// `Promise<Int>.pending`, `Promise<Int>.fulfilled(<value>)` or
     /// `Promise<Int>.rejected(<ErrorType>.<error>)`: PromiseKit's wording, without its count of
-    /// waiting handlers.
+    /// waiting handlers. Like ``description``, it does not count as seeing an error.
     public var debugDescription: String {
-        switch result {
+        switch unobservedResult {
         case nil:
             return "Promise<\(T.self)>.pending"
         case .success(let value):
@@ -167,14 +170,23 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
             return "Promise<\(T.self)>.rejected(\(type(of: error)).\(error))"
         }
     }
+
+    /// The result for a description or a mirror: unlike ``result``, reading it leaves an unseen
+    /// rejection unseen, so printing a promise never hides a missing `catch`.
+    private var unobservedResult: Result<T, Error>? {
+        switch box.inspect() {
+        case .pending: return nil
+        case .resolved(let result): return result
+        }
+    }
 }
 
 extension Promise: CustomReflectable {
     /// The promise's state, as one child, `result`: `nil` while pending, then the value or the
     /// error. What `dump` and `Mirror(reflecting:)` show, instead of the promise's storage,
     /// whose value slot holds a placeholder until the promise is resolved (reflecting that
-    /// would crash).
+    /// would crash). Dumping a promise does not count as seeing its error.
     public var customMirror: Mirror {
-        Mirror(self, children: ["result": result as Any], displayStyle: .class)
+        Mirror(self, children: ["result": unobservedResult as Any], displayStyle: .class)
     }
 }

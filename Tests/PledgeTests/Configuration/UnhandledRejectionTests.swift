@@ -82,6 +82,24 @@ extension ConfigurationTests {
             }
         }
 
+        @Test func printingOrDumpingAPromiseDoesNotSeeTheError() {
+            LogCapture.capture { log in
+                do {
+                    let printed = Promise<Int>(error: TestError.numbered(71))
+                    #expect("\(printed)" == "Promise(\(TestError.numbered(71)))")
+                    let debugPrinted = Promise<Int>(error: TestError.numbered(72))
+                    #expect(String(reflecting: debugPrinted).hasPrefix("Promise<Int>.rejected("))
+                    let dumped = Promise<Int>(error: TestError.numbered(73))
+                    var dump = ""
+                    Swift.dump(dumped, to: &dump)
+                    #expect(dump.contains("numbered(73)"))
+                }
+                #expect(log.rejections(71, within: 60) == 1)
+                #expect(log.rejections(72, within: 60) == 1)
+                #expect(log.rejections(73, within: 60) == 1)
+            }
+        }
+
         @Test func cancellationsAndFulfilledPromisesAreNeverReported() {
             LogCapture.capture { log in
                 do {
