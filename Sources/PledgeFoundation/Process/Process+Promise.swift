@@ -28,9 +28,10 @@ extension Process {
     /// inherit the descriptor through which Foundation sees the process exit, so until they
     /// close it the process counts as running. Launches through this method take turns to
     /// spawn, so processes launched at the same moment never hold up one another; on Linux a
-    /// process spawned with `run()` on another thread at that moment can still inherit this
-    /// one's pipes (swift-corelibs-foundation closes inherited descriptors by listing them
-    /// first), and then delays this promise until it exits.
+    /// process spawned with `run()` on another thread at that moment, or an instance of a
+    /// subclass of `Process` (whose `run()` may be code of yours, so it never takes a turn), can
+    /// still inherit this one's pipes (swift-corelibs-foundation closes inherited descriptors by
+    /// listing them first), and then delays this promise until it exits.
     ///
     /// Cancelling the promise rejects it with `PMKError.cancelled` at once and terminates the
     /// process: `SIGTERM` to its process group (Foundation starts each process in a group of its
@@ -69,6 +70,7 @@ extension Process {
         }
         let (promise, seal) = Promise<(out: Pipe, err: Pipe)>.pending()
         let previousHandler = terminationHandler
+        let (previousOutput, previousError) = (standardOutput, standardError)
         let processRun: ProcessRun
         do {
             processRun = try withLaunchesSerialized {
@@ -92,7 +94,11 @@ extension Process {
                 return processRun
             }
         } catch {
+            // Leave the process as it was. Foundation keeps a process whose spawn failed (a
+            // missing working directory, say) alive for good, so pipes left on it never close.
             terminationHandler = previousHandler
+            standardOutput = previousOutput
+            standardError = previousError
             seal.reject(error)
             return promise
         }
