@@ -67,7 +67,7 @@ enum CombinatorOverloads {
             retry { Promise.value(1) },
             retry(attempts: 2) { Promise.value(1) },
             retry(attempts: 2, backoff: .constant(.milliseconds(1))) { Promise.value(1) },
-            retry(shouldRetry: { _ in true }) { Promise.value(1) },
+            retry(shouldRetry: { _ in true }, { Promise.value(1) }),
         ]
     }
 
