@@ -124,9 +124,7 @@ extension Process {
     /// it runs with no lock held (and is not serialised).
     fileprivate func withLaunchesSerialized<Result>(_ body: () throws -> Result) rethrows -> Result {
         guard type(of: self) == Process.self else { return try body() }
-        launchLock.lock()
-        defer { launchLock.unlock() }
-        return try body()
+        return try launchLock.withLock(body)
     }
 }
 
