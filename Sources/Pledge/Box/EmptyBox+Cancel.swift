@@ -112,12 +112,6 @@ extension EmptyBox {
         unlock(word)
         if endedCancelled { body() }
     }
-
-    /// Whether `value`, a box's `Result`, is a failure whose error is a cancellation.
-    @inlinable
-    static func isCancellation(_ value: R) -> Bool {
-        (value as? any CancellableOutcome)?.isCancelledOutcome ?? false
-    }
 }
 
 /// ``PMKError/cancelled`` as the one word an `any Error` is, for writing into a pending box's
@@ -131,7 +125,7 @@ enum CancelledError {
     static let bits: UInt = {
         // Safety: `any Error` is one reference to a heap object, as `CancelLayoutTests` pins;
         // `error` keeps it alive for good.
-        UInt(bitPattern: unsafeBitCast(error, to: UnsafeMutableRawPointer.self))
+        UInt(bitPattern: unsafeBitCast(error as any Error, to: UnsafeMutableRawPointer.self))
     }()
 
     /// The error's word, with a count for the box it is written into.
@@ -143,7 +137,7 @@ enum CancelledError {
         return bits
     }
 
-    /// Whether `word`, the first word of a sealed box's value, is this very error: the box was
+    /// Whether `word`, the address of a sealed box's error, is this very error: the box was
     /// cancelled by ``EmptyBox/cancelTransition(_:)``, not rejected by its producer with some
     /// cancellation error of its own.
     @usableFromInline
@@ -158,8 +152,9 @@ enum CancelledError {
 protocol CancellableOutcome {
     /// A failure with ``PMKError/cancelled``.
     static var cancelledOutcome: Self { get }
-    /// Whether this is a failure whose error is a cancellation.
-    var isCancelledOutcome: Bool { get }
+    /// Whether this is the failure ``EmptyBox/cancelTransition(_:)`` writes: ``CancelledError``'s
+    /// own error, not a cancellation error a producer made.
+    var isWrittenByCancel: Bool { get }
     /// Whether this is a failure; unlike `failure != nil`, copies no error (no retain).
     var isFailure: Bool { get }
     /// The error, when this is a failure.
@@ -171,9 +166,13 @@ extension Result: CancellableOutcome where Failure == any Error {
     static var cancelledOutcome: Self { .failure(PMKError.cancelled) }
 
     @inlinable
-    var isCancelledOutcome: Bool {
-        if case .failure(let error) = self { return error.isCancelled }
-        return false
+    var isWrittenByCancel: Bool {
+        guard case .failure(let error) = self else { return false }
+        // Safety: `any Error` is one reference to a heap object, as `CancelLayoutTests` pins;
+        // the address is compared, never used. (`as any Error` keeps the existential closed:
+        // opened, the cast would see the error's own type.)
+        return CancelledError.isWritten(
+            UInt(bitPattern: unsafeBitCast(error as any Error, to: UnsafeMutableRawPointer.self)))
     }
 
     @inlinable

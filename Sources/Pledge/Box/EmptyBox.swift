@@ -72,9 +72,9 @@ class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
     /// producer with a cancellation error of its own.
     @usableFromInline
     override final var endedCancelled: Bool {
-        // Safety: once sealed, the value never changes; its first word is the error reference
-        // when it is a failure, and is compared, not used, otherwise.
-        phase != BoxPhase.pending && CancelledError.isWritten(linkWord) && Self.isCancellation(value)
+        // Once sealed, the value never changes, so any thread may read it without the lock; it
+        // is read as a value, not through `linkWord`, whose access is a modifying one.
+        phase != BoxPhase.pending && ((value as? any CancellableOutcome)?.isWrittenByCancel ?? false)
     }
 
     /// Forgets the upstream (see ``linkWord``); ``ChainedBox`` also drops its operation.
