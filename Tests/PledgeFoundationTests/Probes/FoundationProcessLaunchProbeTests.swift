@@ -28,12 +28,6 @@ private final class LaunchingSubclass: Process, @unchecked Sendable {
 
 /// Hostile uses of the lock that makes `launch(.promise)` spawn one process at a time.
 @Suite(.serialized) struct FoundationProcessLaunchProbeTests {
-    private func sh(_ script: String, as process: Process = Process()) -> Process {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        return process
-    }
-
     @Test func aTerminationHandlerThatLaunchesAndWaitsForAnotherProcessDoesNotDeadlock() throws {
         // Each outer process's handler runs while other outer processes are being launched,
         // launches a process of its own and blocks until that one settles.
@@ -42,7 +36,7 @@ private final class LaunchingSubclass: Process, @unchecked Sendable {
         let outer = Locked<[Promise<(out: Pipe, err: Pipe)>]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { _ in
             let process = sh("echo outer")
-            process.terminationHandler = { [self] _ in
+            process.terminationHandler = { _ in
                 let result = sh("echo inner").launch(.promise).settled(within: 30)
                 inner.mutate { $0.append(result) }
                 handled.signal()
@@ -64,7 +58,7 @@ private final class LaunchingSubclass: Process, @unchecked Sendable {
         let before = openDescriptorCount()
         let queues = (0..<16).map { DispatchQueue(label: "org.pledge.tests.launch-\($0)") }
         let promises = (0..<96).map { index in
-            Promise.value(index).then(on: queues[index % queues.count]) { [self] index in
+            Promise.value(index).then(on: queues[index % queues.count]) { index in
                 switch index % 4 {
                 case 0:
                     let missing = Process()
@@ -168,21 +162,7 @@ private final class LaunchingSubclass: Process, @unchecked Sendable {
         // The slow siblings are instances of a subclass that adds nothing, so their spawns do
         // not take turns with the quick children's: a quick child's pipes made while a slow
         // sibling spawns leak into that sibling.
-        let slow = Locked<[Promise<(out: Pipe, err: Pipe)>]>([])
-        let quickTimes = Locked<[TimeInterval]>([])
-        DispatchQueue.concurrentPerform(iterations: 240) { index in
-            if index % 2 == 0 {
-                let promise = sh("exec sleep 4", as: PlainSubclass()).launch(.promise)
-                slow.mutate { $0.append(promise) }
-            } else {
-                let start = Date()
-                _ = sh("echo quick").launch(.promise).settled(within: 10)
-                let elapsed = Date().timeIntervalSince(start)
-                quickTimes.mutate { $0.append(elapsed) }
-            }
-        }
-        for promise in slow.value { promise.cancel() }
-        let slowest = quickTimes.value.max() ?? 0
+        let slowest = slowestQuickChild { sh("exec sleep 4", as: PlainSubclass()) }
         withKnownIssue("a subclass's launch(.promise) does not take turns with the others", isIntermittent: true) {
             #expect(slowest < 3, "slowest quick child took \(slowest) s")
         }

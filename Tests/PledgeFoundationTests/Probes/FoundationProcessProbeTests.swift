@@ -9,13 +9,6 @@ import Testing
 
 /// Hostile uses of `Process.launch(.promise)`.
 @Suite(.serialized) struct FoundationProcessProbeTests {
-    private func sh(_ script: String) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        return process
-    }
-
     @Test func cancellingAtOnceRejectsAsCancelledAndKillsTheChild() throws {
         let child = sh("sleep 30")
         let promise = child.launch(.promise)
@@ -258,21 +251,7 @@ import Testing
         // If a pipe's write end (or Foundation's exit-notification socket) leaked into a sibling
         // spawned at the same moment, the quick child's promise would wait for the slow sibling
         // to exit. Without launches taking turns, 240 launches leak every time on Linux.
-        let slow = Locked<[Promise<(out: Pipe, err: Pipe)>]>([])
-        let quickTimes = Locked<[TimeInterval]>([])
-        DispatchQueue.concurrentPerform(iterations: 240) { index in
-            if index % 2 == 0 {
-                let promise = sh("exec sleep 4").launch(.promise)
-                slow.mutate { $0.append(promise) }
-            } else {
-                let start = Date()
-                _ = sh("echo quick").launch(.promise).settled(within: 10)
-                let elapsed = Date().timeIntervalSince(start)
-                quickTimes.mutate { $0.append(elapsed) }
-            }
-        }
-        for promise in slow.value { promise.cancel() }
-        let slowest = quickTimes.value.max() ?? 0
+        let slowest = slowestQuickChild { sh("exec sleep 4") }
         #expect(slowest < 3, "slowest quick child took \(slowest) s")
     }
 

@@ -134,3 +134,32 @@ func waitForClose(_ connection: Int32) {
     var byte: UInt8 = 0
     while recv(connection, &byte, 1, 0) > 0 {}
 }
+
+/// `process` (a new `Process` by default) set up to run `script` with `/bin/sh -c`.
+func sh(_ script: String, as process: Process = Process()) -> Process {
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
+    return process
+}
+
+/// Launches 120 quick children (`echo`) and 120 slow siblings (`slowSibling()`, which runs
+/// `exec sleep 4`), interleaved from many threads at once, cancels the slow ones, and returns how
+/// long the slowest quick child's promise took to settle. Had a quick child's pipes leaked into a
+/// slow sibling spawned at the same moment, that time would be the sibling's 4 seconds.
+func slowestQuickChild(slowSibling: @escaping @Sendable () -> Process) -> TimeInterval {
+    let slow = Locked<[Promise<(out: Pipe, err: Pipe)>]>([])
+    let quickTimes = Locked<[TimeInterval]>([])
+    DispatchQueue.concurrentPerform(iterations: 240) { index in
+        if index % 2 == 0 {
+            let promise = slowSibling().launch(.promise)
+            slow.mutate { $0.append(promise) }
+        } else {
+            let start = Date()
+            _ = sh("echo quick").launch(.promise).settled(within: 10)
+            let elapsed = Date().timeIntervalSince(start)
+            quickTimes.mutate { $0.append(elapsed) }
+        }
+    }
+    for promise in slow.value { promise.cancel() }
+    return quickTimes.value.max() ?? 0
+}
