@@ -1,3 +1,4 @@
+import Dispatch
 import Pledge
 import Synchronization
 
@@ -134,6 +135,19 @@ func callbackSlotIterations(_ iterations: Int) {
         slot.callback = opaqueClosure { (value: Int) in blackHole(value &+ 1) }
         slot.fire(i)
         blackHole(slot)
+    }
+}
+
+/// `--probe path N`: `map { }.done { }` on a pending promise with the default queues, fulfilled
+/// by the thread that attached them, waiting for the end each time: the path a new reader
+/// follows first, whose functions `.ci/check-path` counts.
+func defaultQueuePathIterations(_ iterations: Int) {
+    let finished = DispatchSemaphore(value: 0)
+    for i in 0..<iterations {
+        let (promise, resolver) = Promise<Int>.pending()
+        _ = promise.map { $0 &+ 1 }.done { _ in finished.signal() }
+        resolver.fulfill(i)
+        finished.wait()
     }
 }
 

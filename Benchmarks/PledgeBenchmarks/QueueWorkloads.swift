@@ -54,16 +54,16 @@ enum QueueWorkloads {
             baseline: Workload(
                 name: "\(steps) nested q.async", unit: "ns/step",
                 sample: .sync { nestedAsyncHops(steps) }),
-            references: [objectFloor(steps), oneBlockPerStep(steps), AsyncWorkloads.actorHops(steps)])
+            references: [objectFloor(steps), AsyncWorkloads.actorHops(steps)])
     }
 
     /// For W3: the least W3 can cost with PromiseKit's object model, shown for context, as W1's
     /// and W4's floors are. Per step, the calling thread makes the two objects that a `map(on: q)`
     /// step must make (a box sized like Pledge's, holding its queue, and a promise) and links
     /// the box to the one before under that box's lock bit, dropping the step's promise before
-    /// the next, as W3's loop does. Then blocks on the queue walk the chain, 17 steps a block as
-    /// Pledge's blocks share, each step taking its box's lock bit to set the value, and freeing
-    /// the box. No handlers, no steps, no trampoline.
+    /// the next, as W3's loop does. Then blocks on the queue walk the chain, one block per step
+    /// as Pledge dispatches them, each step taking its box's lock bit to set the value, and
+    /// freeing the box. No handlers, no trampoline.
     static func objectFloor(_ steps: Int) -> Workload {
         Workload(
             name: "floor: 2 objects/step made here, set and freed on the queue", unit: "ns/step",
@@ -89,40 +89,17 @@ enum QueueWorkloads {
         }
     }
 
-    /// Runs up to 17 steps of W3's floor chain from `step`, then hands the rest to a new block.
+    /// Runs one step of W3's floor chain, then hands the rest to a new block.
     private static func runFloor(_ step: FloorStep?, value: Int, _ completion: Completion) {
-        var current = step
-        var value = value
-        var left = 17
-        while let step = current {
-            step.set(value)
-            guard let next = step.next else {
-                completion.finish(with: value)
-                return
-            }
-            value &+= 1
-            current = next  // frees `step`
-            left -= 1
-            if left == 0 {
-                let chain = FloorChain(next)
-                let resumed = value
-                current = nil
-                serial.async { runFloor(chain.take(), value: resumed, completion) }
-                return
-            }
+        guard let step else { return }
+        step.set(value)
+        guard let next = step.next else {
+            completion.finish(with: value)
+            return
         }
-    }
-
-    /// For W3: the same chain with `conf.chainsShareBlocks` off, so that every step is a block of
-    /// its own, as in PromiseKit: what sharing blocks saves.
-    static func oneBlockPerStep(_ steps: Int) -> Workload {
-        Workload(
-            name: "the same, one block per step (chainsShareBlocks off)", unit: "ns/step",
-            sample: .sync {
-                conf.chainsShareBlocks = false
-                defer { conf.chainsShareBlocks = true }
-                return promiseHops(steps)
-            })
+        let chain = FloorChain(next)
+        let resumed = value &+ 1
+        serial.async { runFloor(chain.take(), value: resumed, completion) }
     }
 
     /// Builds and runs W3's chain; returns nanoseconds per step.

@@ -71,6 +71,7 @@ enum PledgeBench {
         case "w4": fanInElements(count)
         case "then": thenFollowIterations(count)
         case "cancel": cancelChainIterations(count)
+        case "path": defaultQueuePathIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

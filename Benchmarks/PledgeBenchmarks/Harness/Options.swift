@@ -34,7 +34,7 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel"]
+    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel", "path"]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -89,7 +89,7 @@ struct Options {
 
     static let usage =
         "usage: pledge-bench [--quick] [--repetitions N] [--filter TEXT] [--json FILE] "
-        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4|then|cancel N] [--help]"
+        + "[--compare FILE [--threshold R]] [--probe map|w1|w2|w3|w4|then|cancel|path N] [--help]"
 
     static let help = """
         pledge-bench: Pledge's benchmarks. Build and run in release mode:
@@ -129,7 +129,10 @@ struct Options {
                              a resolved promise; w1, w2 = N iterations of W1 or W2; w3 = a chain
                              of N map(on: serial queue) steps; w4 = W4's shape over N promises, on
                              one thread; then = N iterations of a then following a pending
-                             promise (pending, then, done, two fulfils)
+                             promise (pending, then, done, two fulfils); path = N iterations of
+                             map { }.done { } on a pending promise with the default queues,
+                             fulfilled by the attaching thread (.ci/check-path counts the
+                             functions it runs in a debug build)
           --help             this text
 
         Exit status: 0 on success; 1 when a check failed (a handler did not run exactly once, a

@@ -1,149 +1,110 @@
 import Synchronization
 
-/// What a box holds when looked at from outside: nothing yet, or the value it was sealed with.
+/// Something a box calls once it is sealed: the box of the operator attached to it, a fan-in,
+/// an `async()` waiter, a `pipe` closure. Each depends on the box: a box whose dependents have
+/// all been cancelled is cancelled too.
 @usableFromInline
-enum Sealant<R> {
-    /// Not sealed yet; handlers attached now are stored and run when the box is sealed.
-    case pending
-    /// Sealed with this value; it will never change.
-    case resolved(R)
+protocol Receiver<Input>: AnyObject, Sendable {
+    /// The result type of the boxes it is attached to: `Result<T, Error>`.
+    associatedtype Input
+
+    /// The box this receiver was attached to, `source`, is sealed: its result is
+    /// `source.result()`. Called once, never under a lock, inside a run (see ``ThreadRun``).
+    ///
+    /// - Returns: the work this call made due (a box it sealed, to fire): the run does it next,
+    ///   so that no handler runs another box's handlers and the stack does not grow with a chain.
+    func receive(from source: Box<Input>) -> Work?
+
+    /// The box `source` will never call this receiver: it is being freed unresolved (called
+    /// from its `deinit`, so nothing released here may release it again), or took the handler
+    /// back because this receiver was cancelled.
+    func abandon(from source: ObjectIdentifier)
 }
 
-/// The object a stored handler works for (the box of the next link of a chain, say), or `nil`
-/// for a handler that is a plain closure.
+/// A receiver as a box stores it: the receiver, which is also the dependent that cancelling
+/// takes back (see ``CancelReason``), and the function that tells it what happened.
 ///
-/// Letting a handler name its object, instead of capturing it, is what lets a chaining
-/// operator's own box serve as its handler: a thin function plus that box, with no closure
-/// context to allocate.
+/// Every box stores its handlers in this one non-generic form, so that the engine's state needs
+/// no generic type. The function captures nothing (copying a handler costs one count, the
+/// receiver's): it is made where the receiver's type is known, so it runs fully specialised, and
+/// it restores the types that the storage erased.
 @usableFromInline
-typealias HandlerTarget = AnyObject & Sendable
+struct Handler: Sendable {
+    @usableFromInline let receiver: AnyObject & Sendable
+    @usableFromInline let call: @Sendable (AnyObject, Event) -> Work?
 
-/// A handler stored in a box. It is called once the box is sealed, with the count on its target
-/// that the box kept for it (moved out, not copied), the box itself, whose value it reads (see
-/// ``Box/attached(_:)``), and the current run. It hands back the step that fires a box it sealed
-/// in turn, if any: it never runs that box's handlers itself, which keeps resolution iterative
-/// (see ``Trampoline``).
-///
-/// Not generic: a function type that mentions a generic parameter is stored at one level of
-/// abstraction and called at another in specialised code, which makes a thunk, and an
-/// allocation, on every call.
-@usableFromInline
-typealias HandlerFunction = @Sendable (consuming (any HandlerTarget)?, AnyObject, inout Run) -> Step?
+    /// What a box tells a handler.
+    @usableFromInline
+    enum Event {
+        /// The box is sealed: its result is ready.
+        case sealed(AnyBox)
+        /// The box is being freed unresolved and will never call the handler.
+        case abandoned(by: ObjectIdentifier)
+    }
 
-/// The phases of a box, kept in the low bits of its atomic state word (see ``StateWord``).
-@usableFromInline
-enum BoxPhase {
-    /// Not sealed.
-    @inlinable static var pending: UInt32 { 0 }
-    /// Sealed, with handlers that have not returned yet: some still stored, or some running.
-    @inlinable static var firing: UInt32 { 1 }
-    /// Sealed, and every handler attached so far has returned: a new one may run at once.
-    @inlinable static var settled: UInt32 { 2 }
-    /// Settled as a failure that no handler has received yet: what a box rejected with no
-    /// handler waiting starts in. The first handler, or the first read of its state, makes it
-    /// ``settled`` (see ``Box/observe()``); a box freed in this phase reports its error as
-    /// unhandled (see ``LogEvent/unhandledRejection(_:site:)``). Everything that runs a handler
-    /// at once on a `settled` box takes its slower path here, which is what catches the first.
-    @inlinable static var unobserved: UInt32 { 3 }
-    /// The bits of the state word that hold the phase.
-    @inlinable static var mask: UInt32 { 3 }
-    /// Set in the state word while a thread holds an ``EmptyBox``'s lock.
-    @inlinable static var lockBit: UInt32 { 4 }
-    /// Set in a ``LazyBox``'s state word from its `init` until the first attachment (which then
-    /// starts its body) or its cancellation, whichever comes first: both clear it under the lock,
-    /// so exactly one thread sees it go. Nothing else seals a lazy box before its body starts,
-    /// so no sealed word has it, and the words built from scratch after sealing need not keep it.
-    @inlinable static var notStarted: UInt32 { 1 << 31 }
+    /// `receiver`'s handler, for `box`, a box of the receiver's input type (the compiler checks
+    /// it here, where the types are known).
+    @inlinable
+    init<Rc: Receiver>(_ receiver: Rc, for box: Box<Rc.Input>) {
+        self.receiver = receiver
+        call = { receiver, event in
+            // Safety: the handler is attached only to the box it was made for (see `init`), a
+            // `Box<Rc.Input>`.
+            let receiver = unsafeDowncast(receiver, to: Rc.self)
+            switch event {
+            case .sealed(let source): return receiver.receive(from: unsafeDowncast(source, to: Box<Rc.Input>.self))
+            case .abandoned(let source):
+                receiver.abandon(from: source)
+                return nil
+            }
+        }
+    }
+
+    /// The handler that seals `box` with the result of `source`, the box it is for: what a box
+    /// attaches to the promise it follows (``ChainedBox/follow(_:)``). The box is its own
+    /// receiver, so that cancelling it takes this handler back.
+    @inlinable
+    init<T>(sealing box: EmptyBox<Result<T, Error>>, for source: Box<Result<T, Error>>) {
+        receiver = box
+        call = { box, event in
+            // Safety: `box` is the `EmptyBox` of `init`, and the handler is attached only to
+            // `source`, of the same result type.
+            let box = unsafeDowncast(box, to: EmptyBox<Result<T, Error>>.self)
+            switch event {
+            case .sealed(let source):
+                return box.seal(unsafeDowncast(source, to: Box<Result<T, Error>>.self).result())
+            case .abandoned(let source):
+                box.abandon(from: source)
+                return nil
+            }
+        }
+    }
+
+    /// The box `source` is freed unresolved: the receiver hears it will never be called.
+    @inlinable
+    func abandon(by source: ObjectIdentifier) {
+        _ = call(receiver, .abandoned(by: source))
+    }
 }
 
-/// The abstract storage behind every promise and guarantee.
-///
-/// A box is either a ``SealedBox`` (born settled; no lock) or an ``EmptyBox`` (pending, then
-/// sealed exactly once). `Box` itself is never instantiated. Both kinds keep their value and
-/// their state in the same two fields, declared here, so reading a box never needs to know its
-/// kind and never goes through a virtual call.
-///
-/// Layout: the value comes first, then the state, then (in an ``EmptyBox``) its handlers. For a
-/// `Result` of a word-sized value a pending box is 56 bytes, the 64-byte malloc size class. The
-/// state is a 32-bit word, so that it starts on a 4-byte boundary: a `Result`'s tag byte is then
-/// loaded as part of a 32-bit word that does not overlap the state, and reading a freshly sealed
-/// value does not stall on the store that unlocked the box.
-/// The root of every box, whatever its value type, and of the fan-in that `when` attaches to
-/// its inputs: what the cancelling path and a dying box's `deinit` call on a handler's target
-/// they know only as an object. No stored properties, so a ``Box``'s own
-/// fields start right after the object header. Every method does nothing here; ``EmptyBox``
-/// overrides them.
+/// The root of every box: the one type a cancellation walks through, and a run fires, whatever
+/// the value type. Its methods do nothing here; ``EmptyBox`` overrides them.
 @usableFromInline
 class AnyBox: @unchecked Sendable {
-    // Safety: no state of its own.
-
-    @usableFromInline
-    init() {}
-
-    /// Cancels the box as `reason` allows and runs its handlers; hands back the box it
-    /// depended on when that one may be cancelled in turn (see ``Cancellation``).
-    @usableFromInline
-    func cancelStep(_ reason: CancelReason) -> AnyBox? { nil }
-
-    /// The box this one depends on, with a count, while this one is pending and that one lives.
-    @usableFromInline
-    func takeUpstream() -> AnyBox? { nil }
-
-    /// Whether the box is sealed with a cancellation.
-    @usableFromInline
-    var endedCancelled: Bool { false }
-
-    /// The box `source` (which this object was attached to, as a handler's target) is being
-    /// freed unresolved, and will never call that handler: let go of what was kept for it. Called
-    /// from `source`'s `deinit`, so nothing released here may release `source` again.
-    @usableFromInline
-    func abandon(from source: ObjectIdentifier) {}
-
-    /// The box this one was attached to took its handler back because this box was cancelled:
-    /// let go of what was kept for that handler, now. Unlike ``abandon(from:)``, not called from a
-    /// `deinit`, so what is released here may release more.
-    @usableFromInline
-    func withdrawn() {}
-}
-
-@usableFromInline
-class Box<R: Sendable>: AnyBox, @unchecked Sendable {
-    // Safety: `value` is written only while the state is `pending` and its lock bit is held
-    // (see `EmptyBox`), or in `init`, before the box is published. The write is published by the
-    // release store that ends `pending`; every reader first loads the state with acquire
-    // ordering and reads `value` only when the phase is no longer `pending`, so it sees the
-    // complete value, which never changes again. The dynamic exclusivity check is off because
-    // that protocol already rules out overlapping accesses.
-    @exclusivity(unchecked)
-    @usableFromInline
-    final var value: R
-
-    /// The phase (low two bits) and, for an ``EmptyBox``, its lock bit. A ``SealedBox`` is
-    /// always `settled`; only an `EmptyBox` is ever in another phase.
-    @usableFromInline
-    final let state: Atomic<UInt32>
+    // Safety: `ledger` is immutable.
 
     #if DEBUG
         /// The ledger this box is counted in (see ``LiveObjectLedger``); debug builds only.
         @usableFromInline
         final let ledger: LiveObjectLedger?
-
-        /// Where the promise or guarantee this box backs was made, or the first one of its
-        /// chain; debug builds only (see ``CreationSite``). Written before the box is
-        /// published, never after.
-        @usableFromInline
-        final var site: CreationSite?
     #endif
 
-    @inlinable
-    init(value: R, phase: UInt32) {
-        self.value = value
-        state = Atomic(phase)
+    @usableFromInline
+    init() {
         #if DEBUG
-            ledger = LiveObjectLedger.enrolBox()
-            site = nil
+            ledger = LiveObjectLedger.current
+            ledger?.boxMade()
         #endif
-        super.init()
     }
 
     #if DEBUG
@@ -152,89 +113,247 @@ class Box<R: Sendable>: AnyBox, @unchecked Sendable {
         }
     #endif
 
-    /// The current phase, loaded with acquire ordering: after it leaves `pending`, `value` may
-    /// be read.
-    @inlinable @inline(__always)
-    final var phase: UInt32 {
-        state.load(ordering: .acquiring) & BoxPhase.mask
-    }
-
-    /// Whether the box is still waiting for its value.
-    @inlinable @inline(__always)
-    final var isPending: Bool { phase == BoxPhase.pending }
-
-    /// The current state of the box. Lock-free.
-    @inlinable
-    final func inspect() -> Sealant<R> {
-        phase == BoxPhase.pending ? .pending : .resolved(value)
-    }
-
-    /// ``inspect()`` for a user reading the state of a promise: a failure read this way counts
-    /// as seen, as one a handler receives does.
-    @inlinable
-    final func inspectObserving() -> Sealant<R> {
-        let current = phase
-        if current == BoxPhase.pending { return .pending }
-        if current == BoxPhase.unobserved { observe() }
-        return .resolved(value)
-    }
-
-    /// The phase a box sealed with `value` rests in once no handler is due: ``BoxPhase/unobserved``
-    /// for a failure, ``BoxPhase/settled`` otherwise. Specialised code decides this from the
-    /// `Result`'s case alone.
-    @inlinable @inline(__always)
-    static func restingPhase(for value: R) -> UInt32 {
-        (value as? any CancellableOutcome)?.isFailure == true ? BoxPhase.unobserved : BoxPhase.settled
-    }
-
-    /// Marks an ``BoxPhase/unobserved`` box ``BoxPhase/settled``: its error has been seen. Kept out
-    /// of line: rare.
-    @usableFromInline @inline(never)
-    final func observe() {
-        // Safety: only an `EmptyBox` is ever in a phase other than `settled` (see `state`).
-        let box = unsafeDowncast(self, to: EmptyBox<R>.self)
-        var word = box.lock()
-        word.markSeen()
-        box.unlock(word)
-    }
-
-    /// Reports the box's error as unhandled, unless it is a cancellation: called by the `deinit`
-    /// of a box freed ``BoxPhase/unobserved``. Not specialised, and rare.
+    /// Whether a box is sealed, and how: the values of ``Box/outcome``.
     @usableFromInline
-    final func reportUnhandledRejection() {
-        guard let outcome = value as? any CancellableOutcome, let error = outcome.failure, !error.isCancelled else {
-            return
-        }
-        conf.log(.unhandledRejection(error, site: creationSite))
+    enum Outcome: UInt8, AtomicRepresentable {
+        case pending
+        /// Sealed with ``Box/value``.
+        case sealed
+        /// Sealed by a cancellation: the result is ``PMKError/cancelled``, whatever
+        /// ``Box/value`` holds.
+        case cancelled
     }
 
-    /// Where the promise this box backs was made (see ``site``); always `nil` in release builds.
+    /// Cancels the box as `reason` allows and runs its handlers.
+    ///
+    /// - Returns: the box this one depended on, with a count, when that one may be cancelled in
+    ///   turn (see ``cancelChain(from:_:)``).
+    @usableFromInline
+    func cancel(_ reason: CancelReason) -> AnyBox? { nil }
+
+    /// Runs the handlers of this sealed box that `thread` may run: every lane when it sealed the
+    /// box, only its own when it helps (see ``HandlerList``).
+    ///
+    /// - Returns: the first work a handler made due, to do next; the rest is scheduled on
+    ///   `thread`.
+    @usableFromInline
+    func fire(on thread: ThreadRun, helping: Bool) -> Work? { nil }
+
+    /// This box followed `source`, or waited on it as an operator's input, and `source` will
+    /// never call it: ``ChainedBox`` forgets its link and drops its operation.
+    @usableFromInline
+    func abandon(from source: ObjectIdentifier) {}
+}
+
+/// The abstract storage behind every promise and guarantee, generic over its result type `R`
+/// (`Result<T, Error>`, as in PromiseKit): a ``SealedBox`` is born with its result, an
+/// ``EmptyBox`` starts pending and is sealed exactly once.
+///
+/// The result lives in `value`, a field of the bare type `R`, so that freeing a box of any type
+/// needs no generic type lookup. A pending box holds a placeholder there (a failure with
+/// ``PMKError/pending``), never handed out: ``result`` is read only once the box is sealed.
+@usableFromInline
+class Box<R>: AnyBox, @unchecked Sendable {
+    // Safety: `value` is written before the box is published (`SealedBox`), or once, by the
+    // sealing transition under the box's lock, before the release store of `outcome` that ends
+    // `pending` (`EmptyBox`). It is read only once the box is sealed: after an acquire load of
+    // `outcome`, or by the receivers the box calls, after the lock that claimed their handlers.
+    // So every write happens before every read, and nothing overlaps, so the dynamic exclusivity
+    // check is off.
+
+    /// The result once sealed; a placeholder before.
+    @exclusivity(unchecked)
+    @usableFromInline
+    final var value: R
+
+    /// Whether the box is sealed, and how: ``Outcome``'s raw values. Written under an
+    /// ``EmptyBox``'s lock as it leaves `pending`, with release ordering, so that it may be read
+    /// without the lock: the one copy of the box's state that lock-free reads see.
+    @usableFromInline
+    final let outcome: Atomic<Outcome>
+
+    /// Whether this is a ``SealedBox``: born settled, so that an operator applied to it needs no
+    /// handler (see ``Thenable/_chain(_:_:)``). An ``EmptyBox`` that has settled takes its
+    /// handlers at once too, through ``store(_:lane:sealing:)``.
+    @usableFromInline
+    final let isSealedBox: Bool
+
+    #if DEBUG
+        /// Where the promise this box backs was made, or the first one of its chain (see
+        /// ``CreationSite``); debug builds only. Written before the box is published.
+        @usableFromInline
+        final var site: (file: StaticString, line: UInt)? = nil
+    #endif
+
+    /// A box holding `value`, sealed or not (see ``outcome``); `isSealedBox` says whether it is a
+    /// ``SealedBox``.
     @inlinable
+    init(value: R, isSealedBox: Bool, sealed: Bool) {
+        self.value = value
+        self.isSealedBox = isSealedBox
+        outcome = Atomic(sealed ? .sealed : .pending)
+        super.init()
+    }
+
+    /// Whether the box is sealed, so that ``result()`` may be read. Asking with `observing`
+    /// counts as seeing a failure it holds, as a handler receiving it does (see
+    /// ``LogEvent/unhandledRejection(_:site:)``).
+    @usableFromInline
+    func isSealed(observing: Bool) -> Bool { true }
+
+    /// Stores `handler` of lane `lane` (the attaching thread's tag), or says what its caller
+    /// must do instead (see ``Attachment``). `sealing`: the attaching thread is running this
+    /// box's handlers as its sealer. Runs no handler and no user code.
+    @usableFromInline
+    func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment { .run(handler) }
+
+    /// Starts the body of a lazy box whose first handler was just stored; only a ``LazyBox``
+    /// is ever told to.
+    @usableFromInline
+    func startBody() {}
+}
+
+/// What the caller of ``Box/store(_:lane:sealing:)`` must do next, once every lock is dropped.
+@usableFromInline
+enum Attachment {
+    /// Nothing: whoever fires the box runs the handler.
+    case stored
+    /// The box fires and no thread runs this thread's handlers of it: run them
+    /// (``AnyBox/fire(on:helping:)``).
+    case help
+    /// The box has settled: call the handler, given back, now.
+    case run(Handler)
+    /// The handler is the first of a lazy box: start its body (``Box/startBody()``).
+    case start
+}
+
+extension Box {
+    /// The result of a sealed box (see ``value``).
+    @inlinable
+    final func result<T>() -> Result<T, Error> where R == Result<T, Error> {
+        outcome.load(ordering: .acquiring) == .cancelled ? .failure(PMKError.cancelledError) : value
+    }
+
+    /// Whether the box is not sealed yet. Lock-free.
+    @inlinable
+    final var isPending: Bool {
+        outcome.load(ordering: .acquiring) == .pending
+    }
+
+    /// Whether the box was cancelled, rather than rejected by its producer with a cancellation
+    /// error of its own. Lock-free.
+    @inlinable
+    final var endedCancelled: Bool {
+        outcome.load(ordering: .acquiring) == .cancelled
+    }
+
+    /// The box's state. Reading it with `observing` counts as seeing a failure it holds (see
+    /// ``isSealed(observing:)``).
+    @inlinable
+    final func inspect<T>(observing: Bool) -> R? where R == Result<T, Error> {
+        isSealed(observing: observing) ? result() : nil
+    }
+
+    /// Attaches `handler`, made for this box, from code outside the engine's loop (an operator,
+    /// `pipe(to:)`, a fan-in): it is called once the box is sealed and every handler this thread
+    /// attached to the box before has returned; at once, on this thread, when the box has
+    /// settled.
+    @inlinable
+    final func attach(_ handler: Handler) {
+        let thread = ThreadRun.current
+        switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
+        case .stored: return
+        case .help: ThreadRun.run(.help(self))
+        case .run(let handler): thread.start(handler.call(handler.receiver, .sealed(self)))
+        case .start: startBody()
+        }
+    }
+
+    /// Attaches `handler`, made for this box, from inside a run (an operation that follows the
+    /// thenable its closure returned): as ``attach(_:)``, but hands back the work instead of
+    /// starting a run.
+    ///
+    /// - Returns: the work the handler made due at once, or helping this box fire.
+    @inlinable
+    final func attach(_ handler: Handler, in thread: ThreadRun) -> Work? {
+        switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
+        case .stored: return nil
+        case .help: return .help(self)
+        case .run(let handler):
+            return handler.call(handler.receiver, .sealed(self))
+        case .start:
+            startBody()
+            return nil
+        }
+    }
+
+    /// Calls `body` with the result once the box is sealed: what `pipe(to:)` does.
+    @inlinable
+    final func pipe<T: Sendable>(_ body: @escaping @Sendable (Result<T, Error>) -> Void) where R == Result<T, Error> {
+        attach(Handler(PipeReceiver(body), for: self))
+    }
+
+    /// Records where the promise this box backs was made, in debug builds; nothing in release
+    /// builds.
+    @inlinable
+    final func recordSite(_ file: StaticString, _ line: UInt) {
+        #if DEBUG
+            site = (file, line)
+        #endif
+    }
+
+    /// Gives this box the site of `source`, the box of the thenable an operator was called on.
+    @inlinable
+    final func inheritSite<S>(from source: Box<S>) {
+        #if DEBUG
+            site = source.site
+        #endif
+    }
+
+    /// Where the promise this box backs was made, as users see it; `nil` in release builds and
+    /// for promises Pledge made for itself.
+    @usableFromInline
     final var creationSite: CreationSite? {
         #if DEBUG
-            return site
+            guard let site else { return nil }
+            let fileID = "\(site.file)"
+            if fileID.hasPrefix("Pledge/") || fileID.hasPrefix("PledgeFoundation/") { return nil }
+            return CreationSite(fileID: fileID, line: Int(site.line))
         #else
             return nil
         #endif
     }
-
-    /// The box a handler was called with (see ``HandlerFunction``): the one it was attached to,
-    /// whose value type the handler knows.
-    @inlinable @inline(__always)
-    static func attached(_ box: AnyObject) -> Box<R> {
-        // Safety: a box calls its handlers with itself, and a handler is attached only to boxes
-        // of the value type it was made for.
-        unsafeDowncast(box, to: Box<R>.self)
-    }
-
-    /// The value, when the box is settled, so that a handler attached now may run at once
-    /// without overtaking earlier ones; `nil` while pending or firing. Lock-free.
-    @inlinable
-    final var settledValue: R? {
-        phase == BoxPhase.settled ? value : nil
-    }
 }
 
-#if DEBUG
-    extension Box: LedgerCounted {}
-#endif
+/// The receiver behind `pipe(to:)`: a closure.
+@usableFromInline
+final class PipeReceiver<T: Sendable>: Receiver {
+    @usableFromInline
+    let body: @Sendable (Result<T, Error>) -> Void
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Result<T, Error>) -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    func receive(from source: Box<Result<T, Error>>) -> Work? {
+        body(source.result())
+        return nil
+    }
+
+    @inlinable
+    func abandon(from _: ObjectIdentifier) {}
+}
+
+extension PMKError {
+    /// ``PMKError/cancelled`` as one `any Error` made once, so that reading a cancelled box
+    /// allocates nothing.
+    @usableFromInline
+    static let cancelledError: any Error = PMKError.cancelled
+
+    /// The placeholder a pending box holds in its value field, as one `any Error` made once:
+    /// never handed out (see ``Box``).
+    @usableFromInline
+    static let pendingError: any Error = PMKError.cancelled
+}

@@ -2,416 +2,360 @@ import Synchronization
 
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// Its handlers and its value are guarded by a lock bit in the box's atomic state word (see
-/// ``SpinLock`` for why a spin lock). Every transition below takes the lock, changes the state,
-/// drops the lock with a release store that also publishes the new phase, and returns what the
-/// caller must do next; no transition runs a handler or any other user code.
+/// Its state is one enum behind one lock. Every transition takes the lock, moves the state out,
+/// puts the next one in, drops the lock, and returns what the caller must do next; none runs a
+/// handler or any other user code, and none takes a second lock.
 ///
-/// - ``store(_:lane:sealing:)``: attaching. Pending: the handler is kept. Firing: it is kept, and the
-///   caller learns whether it must run its own lane's handlers itself (see
-///   ``Box/attach(_:_:)``). Settled: the caller gets the handler back, to run at once.
-/// - ``seal(_:)``: writes the value; the box becomes `firing` when handlers wait, else
-///   `settled`. ``sealTakingFirst(_:)`` also takes the first handler.
-/// - ``claimNext(as:finished:)``: a runner gives back the lane of the handler it finished and
-///   takes its next one; the box settles once nothing is stored and nothing runs.
-/// - ``remove(target:)``: takes back a handler that has not started.
+/// ```
+///              seal, handlers waiting             last handler returned
+///  pending ─────────────────────────────▶ firing ──────────────────────▶ settled
+///     │                                                                 ▲   ▲
+///     ├──────────────── seal a value, no handler ──────────────────────┘   │
+///     │                                               a handler, or a read  │
+///     └── seal a failure, no handler ──▶ unobserved ────────────────────────┘
+/// ```
 ///
-/// A sealed box stays `firing` until its last handler has returned, so a handler attached while
-/// an earlier one of the same thread still runs (or is about to) waits its turn (see
-/// ``StateWord`` on lanes).
+/// A sealed box stays `firing` until every handler attached so far has returned, so that a
+/// handler attached meanwhile waits for its own thread's earlier handlers (see ``HandlerList``).
 ///
-/// Field types are chosen so that the unspecialised `deinit` needs no generic metadata lookup:
-/// `value` has the bare generic type `R` and `Handlers` has a fixed layout. A pending box
-/// therefore holds a placeholder value, never read (see ``pendingPlaceholder()``).
-///
-/// Not final: ``ChainedBox`` extends it with the operation that resolves it, so that the box of
-/// a chaining operator is also the handler it attaches.
+/// The state is noncopyable, so the compiler moves handlers from one state to the next instead of
+/// copying them, and it does not depend on the box's value type, so the transitions, and the
+/// `deinit` of a box of any type, run without looking up generic types. Not final: ``ChainedBox``
+/// extends it with the operation that resolves it, and ``LazyBox`` with the body that starts it.
 @usableFromInline
-class EmptyBox<R: Sendable>: Box<R>, @unchecked Sendable {
-    // Safety: `handlers` is read and written only while the lock bit is held; the acquire and
-    // release orderings of taking and dropping it order every access (and ThreadSanitizer
-    // models them). The dynamic exclusivity check is off because the lock already guarantees
-    // exclusivity.
+class EmptyBox<R>: Box<R>, @unchecked Sendable {
+    // Safety: `state` and `firstLane` are read and written only while `lock` is held (or in
+    // `init`, before the box is published, and in `deinit`); so is `value` while the box is
+    // pending (see `Box`). The lock's acquire and release order every access, ThreadSanitizer
+    // models them, and they rule out overlapping accesses, so the dynamic exclusivity check is
+    // off.
+
+    @usableFromInline
+    final let lock = SpinLock()
+
+    /// The thread that attached the box's first handler (its lane, see ``HandlerList``): the one
+    /// `state` keeps inline.
     @exclusivity(unchecked)
     @usableFromInline
-    final var handlers = Handlers()
+    final var firstLane: UInt32 = 0
+
+    @exclusivity(unchecked)
+    @usableFromInline
+    final var state: State
+
+    /// A pending box.
+    @inlinable
+    init<T>() where R == Result<T, Error> {
+        state = .pending(.none)
+        super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false)
+    }
+
+    /// A box born sealed with the failure `result`, which it reports if nothing sees it.
+    @inlinable
+    init<T>(unobserved error: any Error) where R == Result<T, Error> {
+        state = .unobserved(error)
+        super.init(value: .failure(error), isSealedBox: false, sealed: true)
+    }
+
+    /// A lazy box, whose first attachment starts its body (see ``LazyBox``).
+    @inlinable
+    init<T>(unstarted: Void) where R == Result<T, Error> {
+        state = .unstarted
+        super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false)
+    }
 
     deinit {
-        // A box is freed pending, settled, or unobserved (a firing box is kept alive by its loop).
-        let phase = state.load(ordering: .relaxed) & BoxPhase.mask
-        if phase != BoxPhase.settled {
-            // The upstream link is not a reference: it must not be released as the
-            // placeholder's error (see `linkWord`).
-            if phase == BoxPhase.pending { linkWord = 0 } else { reportUnhandledRejection() }
+        switch state {
+        case .settled: return
+        default: break
         }
-        // A box freed unsealed (abandoned) still holds the placeholder, whose destruction
-        // releases nothing, and its handlers, which own the rest of its chain: those are
-        // released iteratively (see `Teardown`). A sealed box has none left.
-        if !handlers.isEmpty {
-            // Those handlers will never run: let their targets drop what they kept for them.
-            handlers.abandonTargets(from: ObjectIdentifier(self))
-            var abandoned = Handlers()
-            swap(&abandoned, &handlers)
-            // Moved, not copied: no reference may stay behind in this frame, or releasing it
-            // here would recurse after all.
-            Teardown.park(consume abandoned)
-        }
-    }
-
-    @usableFromInline
-    override final func cancelStep(_ reason: CancelReason) -> AnyBox? {
-        cancelAndFire(reason)
-    }
-
-    @usableFromInline
-    override final func takeUpstream() -> AnyBox? {
-        lockedUpstream()
-    }
-
-    /// Whether the box was cancelled: sealed by ``cancelTransition(_:)``, not rejected by its
-    /// producer with a cancellation error of its own.
-    @usableFromInline
-    override final var endedCancelled: Bool {
-        // Once sealed, the value never changes, so any thread may read it without the lock; it
-        // is read as a value, not through `linkWord`, whose access is a modifying one.
-        phase != BoxPhase.pending && ((value as? any CancellableOutcome)?.isWrittenByCancel ?? false)
-    }
-
-    /// Forgets the upstream (see ``linkWord``); ``ChainedBox`` also drops its operation.
-    @usableFromInline
-    override func abandon(from source: ObjectIdentifier) {
-        unlink()
-    }
-
-    /// Makes a pending box; `placeholder` fills the value slot until the box is sealed and is
-    /// never read. It must be ``pendingPlaceholder()``: sealing writes over it without
-    /// destroying it.
-    @inlinable
-    init(placeholder: R) {
-        super.init(value: placeholder, phase: BoxPhase.pending)
-    }
-
-    /// Makes a box born sealed with the failure `value`, ``BoxPhase/unobserved`` (see
-    /// ``bornSealed(_:)``).
-    @inlinable
-    init(unobserved value: R) {
-        super.init(value: value, phase: BoxPhase.unobserved)
-    }
-
-    /// Runs the body of a ``LazyBox`` whose first handler the calling thread just stored (see
-    /// ``StoreOutcome/start``); only a lazy box is ever told to. Not under any lock.
-    @usableFromInline
-    func startBody() {}
-
-    /// Releases the body of a ``LazyBox`` cancelled before it started; only a lazy box is ever
-    /// told to. Not under any lock: releasing the body's captures may run user code.
-    @usableFromInline
-    func discardBody() {}
-
-    /// Takes the lock bit.
-    ///
-    /// - Returns: the state word at the time the lock was taken, which cannot change until
-    ///   ``unlock(_:)``.
-    @inlinable @inline(__always)
-    final func lock() -> StateWord {
-        StateWord(raw: state.takeLockBit(BoxPhase.lockBit))
-    }
-
-    /// Drops the lock bit and publishes the state word `word`, with release ordering.
-    @inlinable @inline(__always)
-    final func unlock(_ word: StateWord) {
-        state.store(word.raw, ordering: .releasing)
-    }
-
-    /// What the caller of ``store(_:lane:sealing:)`` must do next.
-    @usableFromInline
-    enum StoreOutcome: ~Copyable {
-        /// Nothing: the handler is stored, and whoever runs the box's handlers will run it.
-        case stored
-        /// The box fires and no thread runs the caller's lane: the handler is stored, and the
-        /// caller must run its lane's handlers itself (see ``Box/attach(_:_:)``).
-        case help
-        /// Run the handler, given back, at once: the box has settled.
-        case settled(Handler)
-        /// The handler is stored, and it is the first one of a ``LazyBox``: the caller must start
-        /// the box's body (``startBody()``) once it has dropped every lock it holds.
-        case start
-    }
-
-    /// Attaches `handler`, of lane `lane` (the calling thread's tag), unless the box has
-    /// settled (see ``StoreOutcome``). `sealing` is the calling thread's
-    /// ``ThreadRunState/sealing``.
-    @inlinable @inline(__always)
-    final func store(_ handler: consuming Handler, lane: UInt32, sealing: ObjectIdentifier?) -> StoreOutcome {
-        var word = lock()
-        if word.phase == BoxPhase.pending {
-            handlers.append(handler, lane: lane, &word)
-            // Only a lazy box not yet started has the top bit: the one test the hot path pays.
-            if word.raw >= BoxPhase.notStarted {
-                word.raw &= ~BoxPhase.notStarted
-                unlock(word)
-                return .start
+        switch exchange(&state, with: .settled) {
+        case .unobserved(let error):
+            if !error.isCancelled { conf.log(.unhandledRejection(error, site: creationSite)) }
+        case .pending(let waiting):
+            // Freed unsealed: its handlers will never run. Each owns the rest of its chain, so
+            // they are released from a loop rather than recursively (see `ThreadRun.release`).
+            switch consume waiting {
+            case .none:
+                break
+            case .one(let handler):
+                handler.abandon(by: ObjectIdentifier(self))
+                // Moved, so that no reference stays behind in this frame.
+                ThreadRun.release(consume handler)
+            case .many(let list):
+                list.abandonAll(by: ObjectIdentifier(self))
+                ThreadRun.release(consume list)
             }
-            unlock(word)
-            return .stored
+        case .unstarted:
+            break
+        case .firing:
+            break
+        case .settled:
+            break
         }
-        return storeAfterSealing(handler, lane: lane, sealing: sealing, word)
     }
 
-    /// ``store(_:lane:sealing:)`` on a sealed box, whose lock `word` holds. Kept out of line:
-    /// rare.
-    @inlinable @inline(never)
-    final func storeAfterSealing(
-        _ handler: consuming Handler, lane: UInt32, sealing: ObjectIdentifier?, _ locked: StateWord
-    ) -> StoreOutcome {
-        var word = locked
-        if word.phase != BoxPhase.firing {
-            // Settled: this handler receives the value, so an unobserved failure is now seen.
-            word.markSeen()
-            unlock(word)
-            return .settled(handler)
+    @usableFromInline
+    override func isSealed(observing: Bool) -> Bool {
+        if isPending { return false }
+        if observing {
+            lock.lock()
+            var unobserved = false
+            switch state {
+            case .unobserved: unobserved = true
+            default: break
+            }
+            if unobserved { state = .settled }
+            lock.unlock()
         }
-        // Firing: kept in the list, where every handler has its lane and helping threads are
-        // recorded.
-        let list = handlers.makeList(&word)
-        list.append(HandlerList.Entry(handler, lane: lane))
-        let outcome: StoreOutcome
-        if sealing == ObjectIdentifier(self) {
-            // Attached from inside one of the box's handlers by the loop that runs them: it
-            // takes this one in its turn, after those attached before.
-            outcome = .stored
-        } else if lane == word.runningLane {
-            // The sealing thread's loop runs this lane now: it takes this one next.
-            list.preferred = lane
-            outcome = .stored
-        } else if list.helping.contains(lane) {
-            // This thread is helping already, further out: it takes this one next.
-            outcome = .stored
-        } else {
-            outcome = .help
-        }
-        unlock(word)
-        return outcome
-    }
-
-    /// Seals the box with `newValue`, unless it is sealed already.
-    ///
-    /// - Returns: whether handlers are due: the box is now `firing`, and the caller must run
-    ///   them (see ``EmptyBox/fireStep(_:)``). `false` when the box has settled with none, or was
-    ///   sealed before.
-    @inlinable @inline(__always)
-    final func seal(_ newValue: R) -> Bool {
-        guard var word = lockIfPending(writing: newValue) else { return false }
-        let due = !handlers.isEmpty
-        if due, Box.restingPhase(for: newValue) == BoxPhase.unobserved, restUnobservedIfOnlyHooks(word) { return false }
-        // The inline handler's lane stays in the word.
-        word.raw = word.raw & ~BoxPhase.mask | (due ? BoxPhase.firing : Box.restingPhase(for: newValue))
-        unlock(word)
-        return due
-    }
-
-    /// ``seal(_:)``, taking the first handler for the sealing thread's loop in the same critical
-    /// section: for a caller that runs the box's handlers at once, before anything else (see
-    /// ``resolve(_:)``). One that hands back a step must not: the step may wait while other
-    /// handlers of its run attach to the box, and a handler taken early would let them overtake
-    /// it.
-    ///
-    /// - Returns: the first handler, to call and then run the rest (see
-    ///   ``runHandlers(of:as:_:_:)``); `nil` when none is due.
-    @inlinable @inline(__always)
-    final func sealTakingFirst(_ newValue: R) -> Claim? {
-        guard var word = lockIfPending(writing: newValue) else { return nil }
-        let resting = Box.restingPhase(for: newValue)
-        if resting == BoxPhase.unobserved, !handlers.isEmpty, restUnobservedIfOnlyHooks(word) { return nil }
-        // No thread can be helping yet: helping starts only once the box fires.
-        var first = handlers.takeInline(&word)
-        if first == nil, let entry = handlers.list?.takeFirst(where: { _ in true }) { first = Claim(entry) }
-        guard let claim = first else {
-            unlock(StateWord(phase: resting))
-            return nil
-        }
-        word.raw = word.raw & ~BoxPhase.mask | BoxPhase.firing
-        word.runningLane = claim.lane
-        unlock(word)
-        return claim
-    }
-
-    /// For a box just written a failure, its lock held in `word`, with handlers stored: when
-    /// they are all `onCancel` hooks, takes them out, publishes ``BoxPhase/unobserved`` (which
-    /// reports the failure if nothing sees it) and releases them after the lock. A hook is no
-    /// dependent, and runs only for a cancellation, which a seal never is. Kept out of line:
-    /// rare.
-    ///
-    /// - Returns: whether it did, and dropped the lock; `false`, the lock still held, when a
-    ///   dependent waits.
-    @usableFromInline @inline(never)
-    final func restUnobservedIfOnlyHooks(_ word: StateWord) -> Bool {
-        guard !handlers.hasDependents else { return false }
-        var hooks = Handlers()
-        swap(&hooks, &handlers)
-        unlock(StateWord(phase: BoxPhase.unobserved))
-        // Released here, after the lock: a hook's captures are user code.
-        _ = consume hooks
         return true
     }
 
-    /// Takes the lock and, when the box is pending, writes `newValue` into it and returns with
-    /// the lock held, for the caller to publish the new phase with ``unlock(_:)``.
-    ///
-    /// - Returns: the state word, the lock held; `nil`, with the lock dropped, when the box was
-    ///   sealed already.
-    @inlinable @inline(__always)
-    final func lockIfPending(writing newValue: R) -> StateWord? {
-        let word = lock()
-        guard word.phase == BoxPhase.pending else {
-            unlock(word)
-            return nil
-        }
-        // Written over the placeholder without destroying it, which would do nothing (see
-        // `pendingPlaceholder()`).
-        // Safety: `value` is a stored property of this object, so the pointer is its storage,
-        // and the lock gives this thread exclusive access to it.
-        withUnsafeMutablePointer(to: &value) { $0.initialize(to: newValue) }
-        return word
-    }
-
-    /// Who runs a firing box's handlers.
     @usableFromInline
-    enum Runner {
-        /// The loop of the thread that sealed the box (or the step it handed back): it takes
-        /// handlers of any lane no helping thread is running.
-        case sealer
-        /// A thread that attached to the box while it fired, and runs only its own lane (see
-        /// ``Box/attach(_:_:)``).
-        case helper(lane: UInt32)
+    override func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment {
+        lock.lock()
+        // The usual case first: the first handler of a pending box.
+        var first = false
+        switch state {
+        case .pending(.none): first = true
+        default: break
+        }
+        if first {
+            state = .pending(.one(handler))
+            firstLane = lane
+            lock.unlock()
+            return .stored
+        }
+        let attachment: Attachment
+        switch exchange(&state, with: .settled) {
+        case .pending(let waiting):
+            switch consume waiting {
+            case .none:
+                state = .pending(.one(handler))
+                firstLane = lane
+            case .one(let first):
+                state = .pending(.many(HandlerList([(first, firstLane), (handler, lane)])))
+            case .many(let list):
+                list.append(handler, lane: lane)
+                state = .pending(.many(list))
+            }
+            attachment = .stored
+        case .unstarted:
+            state = .pending(.one(handler))
+            firstLane = lane
+            attachment = .start
+        case .settled:
+            attachment = .run(handler)
+        case .unobserved:
+            // The handler receives the result: a failure counts as seen.
+            attachment = .run(handler)
+        case .firing(let firing):
+            let list: HandlerList
+            switch consume firing {
+            case .one(let stored): list = HandlerList([(stored, firstLane)])
+            case .runningFirst: list = HandlerList(sealerRunning: firstLane)
+            case .many(let existing): list = existing
+            }
+            state = .firing(.many(list))
+            attachment = list.attachWhileFiring(handler, lane: lane, sealing: sealing)
+        }
+        lock.unlock()
+        return attachment
     }
 
-    /// Takes the next handler `runner` may run, once it has finished the one of lane
-    /// `finished` (0 for none), whose lane is then free again. The box settles once no handler
-    /// is stored and none is running.
+    /// Seals the box with `result`, unless it is sealed already.
     ///
-    /// A lane's handlers are taken in attachment order, and only while no other runner runs one
-    /// of the same lane: so a thread's handlers start in the order it attached them, each after
-    /// the one before has returned, whichever threads run them.
-    ///
-    /// - Returns: the handler and its lane; `nil` when `runner` has nothing more to run.
-    @inlinable @inline(__always)
-    final func claimNext(as runner: Runner, finished: UInt32) -> Claim? {
-        var word = lock()
-        guard word.phase == BoxPhase.firing else {
-            // Settled already: a helper ran the last handlers before this loop began.
-            unlock(word)
+    /// - Returns: the work that fires the box when handlers are due, for the caller to do.
+    @inlinable
+    final func seal<T>(_ result: Result<T, Error>) -> Work? where R == Result<T, Error> {
+        lock.lock()
+        switch exchange(&state, with: .settled) {
+        case .pending(let waiting):
+            value = result
+            outcome.store(.sealed, ordering: .releasing)
+            let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+            let (due, hooks) = settle(waiting, failure: failure)
+            lock.unlock()
+            // `onCancel` hooks run only for a cancellation: they go now, after the lock, since
+            // their captures are user code.
+            extendLifetime(hooks)
+            return due
+        case let other:
+            state = other
+            lock.unlock()
             return nil
         }
-        if case .sealer = runner {
-            word.runningLane = 0
-            if let claim = handlers.takeInline(&word) {
-                // No list, so no thread is helping.
-                word.runningLane = claim.lane
-                unlock(word)
-                return claim
-            }
-            if handlers.isEmpty {
-                // The usual end: nothing stored, and with no list no thread is helping.
-                unlock(StateWord(phase: BoxPhase.settled))
-                return nil
-            }
-        }
-        return claimFromList(as: runner, finished: finished, word)
     }
 
-    /// ``claimNext(as:finished:)`` when the handlers are in a list, or there are none; `word`
-    /// holds the lock.
+    /// Moves a box just sealed out of `pending`, the lock held: to `firing` when handlers wait,
+    /// else to `settled` (`unobserved` for a failure, until something sees it).
+    ///
+    /// - Returns: the work that fires the box when handlers are due, and the `onCancel` hooks it
+    ///   held, for the caller to release (or, when cancelling, run) after the lock.
+    @usableFromInline
+    final func settle(_ waiting: consuming Waiting, failure: (any Error)?) -> (
+        due: Work?, hooks: [@Sendable () -> Void]
+    ) {
+        switch consume waiting {
+        case .one(let handler):
+            state = .firing(.one(handler))
+            return (.fire(self), [])
+        case .many(let list):
+            var hooks: [@Sendable () -> Void] = []
+            swap(&hooks, &list.hooks)
+            if list.stored > 0 {
+                state = .firing(.many(list))
+                return (.fire(self), hooks)
+            }
+            state = failure.map { .unobserved($0) } ?? .settled
+            return (nil, hooks)
+        case .none:
+            state = failure.map { .unobserved($0) } ?? .settled
+            return (nil, [])
+        }
+    }
+
+    /// Seals the box with `result` and runs its handlers, and the chain they lead to, before
+    /// returning (or, nested too deep, leaves them to the running loop): what resolving a promise
+    /// does. Sealing a box that is sealed already does nothing.
     @inlinable
-    final func claimFromList(as runner: Runner, finished: UInt32, _ locked: StateWord) -> Claim? {
-        var word = locked
-        guard let list = handlers.list else {
-            // Nothing stored, and only the sealing thread's loop could have been running.
-            unlock(StateWord(phase: BoxPhase.settled))
+    final func resolve<T>(_ result: Result<T, Error>) where R == Result<T, Error> {
+        if let work = seal(result) { ThreadRun.run(work) }
+    }
+
+    /// Runs the handlers `thread` may run, one at a time, each claimed under the lock, until
+    /// none is left for it (see ``HandlerList``). Of the work they make due, the first is handed
+    /// back to do next and the rest is scheduled on `thread`, to follow it, in order.
+    @usableFromInline
+    override final func fire(on thread: ThreadRun, helping: Bool) -> Work? {
+        let outer = thread.pointee.sealing
+        if !helping { thread.pointee.sealing = ObjectIdentifier(self) }
+        let runner = helping ? thread.pointee.tag : 0
+        var due: Work? = nil
+        var next = claim(runner, finished: 0)
+        while case .some(let (handler, lane)) = consume next {
+            if let work = handler.call(handler.receiver, .sealed(self)) {
+                if case .none = due { due = work } else { thread.schedule(work) }
+            }
+            next = claim(runner, finished: lane)
+        }
+        thread.pointee.sealing = outer
+        return due
+    }
+
+    /// Takes the next handler for a runner once it has finished one of lane `finished`: for the
+    /// sealing thread (`helper` 0), any lane no helper runs; for a helper, its own lane. The box
+    /// settles once nothing is stored and nothing runs.
+    @usableFromInline
+    final func claim(_ helper: UInt32, finished: UInt32) -> HandlerList.Entry? {
+        lock.lock()
+        // The usual end: the sealing thread's only handler has returned.
+        var finishedFirst = false
+        switch state {
+        case .firing(.runningFirst): finishedFirst = true
+        default: break
+        }
+        if finishedFirst {
+            state = .settled
+            lock.unlock()
             return nil
         }
-        switch runner {
-        case .sealer:
-            if let entry = list.takeForSealer(finished: finished) {
-                word.runningLane = entry.lane
-                unlock(word)
-                return Claim(entry)
+        let next: HandlerList.Entry?
+        switch exchange(&state, with: .settled) {
+        case .firing(let firing):
+            switch consume firing {
+            case .one(let handler):
+                if helper == 0 {
+                    state = .firing(.runningFirst)
+                    next = (handler, firstLane)
+                } else {
+                    // Only the sealing thread takes the one handler; a helper always finds a list.
+                    state = .firing(.one(handler))
+                    next = nil
+                }
+            case .runningFirst:
+                // The sealing thread's only handler has returned: settled.
+                next = nil
+            case .many(let list):
+                next = helper == 0 ? list.claimForSealer(finished: finished) : list.claimForHelper(helper)
+                if next != nil || !list.isIdle { state = .firing(.many(list)) }
             }
-        case .helper(let lane):
-            if finished != 0, let index = list.helping.firstIndex(of: finished) {
-                list.helping.remove(at: index)
-            }
-            if word.runningLane != lane, let entry = list.takeFirst(of: lane) {
-                list.helping.append(lane)
-                unlock(word)
-                return Claim(entry)
+        case let other:
+            state = other
+            next = nil
+        }
+        lock.unlock()
+        return next
+    }
+
+    @usableFromInline
+    override final func cancel(_ reason: CancelReason) -> AnyBox? {
+        cancelTransition(reason)
+    }
+
+    /// The box this one depends on, with a count, forgotten from now on; `nil` when there is
+    /// none or it is being freed. Called under the lock; ``ChainedBox`` overrides it.
+    @usableFromInline
+    func takeUpstream() -> AnyBox? { nil }
+
+    /// ``upstream()`` under the lock; ``ChainedBox`` overrides it.
+    @usableFromInline
+    func peekUpstream() -> AnyBox? { nil }
+
+    /// The box was cancelled: drops what it kept to resolve itself (an operator's closure, a lazy
+    /// box's body), for the caller to release after the lock. Called under the lock.
+    @usableFromInline
+    func dropProducer() -> Any? { nil }
+}
+
+extension AnyBox {
+    /// Where a box is in its life, and its handlers. Not generic: the handlers a box stores are
+    /// the same whatever its value type (see ``Handler``). Noncopyable: a transition moves it.
+    @usableFromInline
+    enum State: ~Copyable {
+        /// A lazy box nothing has attached to yet: its body has not started.
+        case unstarted
+        /// Not sealed; these handlers wait.
+        case pending(Waiting)
+        /// Sealed; these handlers have not all returned.
+        case firing(Firing)
+        /// Sealed; every handler attached so far has returned: a new one runs at once.
+        case settled
+        /// Sealed with a failure no handler has received yet. The first handler or read makes
+        /// it `settled`; freed in this state, it reports the failure as unhandled (unless it
+        /// is a cancellation).
+        case unobserved(any Error)
+
+        /// Whether the box is not sealed yet.
+        @inlinable
+        var isPending: Bool {
+            switch self {
+            case .unstarted: true
+            case .pending: true
+            case .firing: false
+            case .settled: false
+            case .unobserved: false
             }
         }
-        if list.isEmpty, list.helping.isEmpty, word.runningLane == 0 {
-            // Nothing stored and nothing running: settled. The list, empty, goes.
-            handlers = Handlers()
-            unlock(StateWord(phase: BoxPhase.settled))
-        } else {
-            // The handlers left are for runners that are busy now, and will take them.
-            unlock(word)
-        }
-        return nil
     }
 
-    /// Whether a handler is stored (attached, and not yet taken to run or taken back).
-    final var hasHandlers: Bool {
-        let word = lock()
-        let stored = handlers.hasStored
-        unlock(word)
-        return stored
+    /// The handlers of a pending box.
+    @usableFromInline
+    enum Waiting: ~Copyable {
+        case none
+        /// The usual case: the next link of a chain. Its lane is the box's `firstLane`.
+        case one(Handler)
+        case many(HandlerList)
     }
 
-    /// Takes back the handler attached with `target`, unless it has started.
-    ///
-    /// - Returns: the handler, for the caller to release after the lock; `nil` when it has
-    ///   started (or was never attached).
-    @inlinable
-    final func remove(target: AnyObject) -> Handler? {
-        var word = lock()
-        let removed = handlers.remove(target: target, &word)
-        unlock(word)
-        return removed
+    /// The handlers of a firing box.
+    @usableFromInline
+    enum Firing: ~Copyable {
+        /// One handler, not started yet; its lane is the box's `firstLane`.
+        case one(Handler)
+        /// The sealing thread runs the only handler, of lane `firstLane`.
+        case runningFirst
+        /// Several handlers, or handlers attached while firing: the list keeps who runs what.
+        case many(HandlerList)
     }
-}
-
-extension Claim {
-    /// A handler the list held.
-    @inlinable @inline(__always)
-    init(_ entry: HandlerList.Entry) {
-        self.init(Handler(target: entry.target, function: entry.function), lane: entry.lane)
-    }
-}
-
-/// The value a pending box holds until it is sealed, never read: a failure whose error
-/// reference is null.
-///
-/// A pending box must hold some value of its generic type, and Pledge has no value of an
-/// arbitrary `T` to put there. A failure needs only an error, and this one is the null
-/// reference, which costs nothing to make, copy or destroy: `swift_retain` and `swift_release`
-/// return at once for null, so freeing an unsealed box needs no special case.
-///
-/// `Result` is laid out by the runtime's rule for two cases with payloads: the larger payload,
-/// then a tag byte, for every `T` (`AbandonedCaptureTests` frees pending boxes of many layouts).
-/// So this value is a null reference with the failure tag, and copying or destroying it only
-/// ever passes null to the runtime. Sealing (``EmptyBox/lockIfPending(writing:)``) writes the
-/// real value over it without destroying it. Reflection never sees it: promises, guarantees and
-/// resolvers show their state to `dump` and `Mirror`, not their box.
-@inlinable @inline(__always)
-func pendingPlaceholder<T>() -> Result<T, Error> {
-    // Safety: `any Error` is one reference, here the null one. Only the value-witness copy and
-    // destroy of `Result` ever see it (see above), never code that would read the error: a
-    // box's value is read only once its phase has left `pending`, after the real value was
-    // written over this one.
-    .failure(unsafeBitCast(0 as UInt, to: (any Error).self))
-}
-
-/// Makes a pending box for a promise or a guarantee.
-@inlinable
-func pendingBox<T>() -> EmptyBox<Result<T, Error>> {
-    EmptyBox(placeholder: pendingPlaceholder())
 }

@@ -1,22 +1,33 @@
-/// A box that is born settled with a value: `Promise.value`, `Guarantee.value`, an operator on a
-/// settled input. One born rejected is an ``EmptyBox`` instead (see ``bornSealed(_:)``), so that
-/// its error is reported if no handler ever sees it.
+/// A box born with its value: `Promise.value`, `Guarantee.value`, an operator applied at once to
+/// a settled input. It never changes, so it needs no lock and stores no handler: a handler
+/// attached to it runs at once.
 ///
-/// Its value never changes after initialisation and its phase is `settled` from the start, so it
-/// needs no lock and no handler storage: handlers attached to it run at once.
+/// A promise born rejected is an ``EmptyBox`` instead (see ``EmptyBox/init(unobserved:)``), so
+/// that its error is reported if no handler ever sees it.
 @usableFromInline
-final class SealedBox<R: Sendable>: Box<R>, @unchecked Sendable {
+final class SealedBox<R>: Box<R>, @unchecked Sendable {
     // Safety: adds no state; `value` is written once, in `init`, before the box is published.
 
     @inlinable
-    init(_ value: R) {
-        super.init(value: value, phase: BoxPhase.settled)
+    init(value: R) {
+        super.init(value: value, isSealedBox: true, sealed: true)
+    }
+
+    @inlinable
+    override func isSealed(observing: Bool) -> Bool { true }
+
+    @inlinable
+    override func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment {
+        .run(handler)
     }
 }
 
-/// A box born sealed with `value`: a ``SealedBox`` for a value; for a failure, an ``EmptyBox``
-/// born ``BoxPhase/unobserved``, which reports its error if freed before a handler saw it.
-@inlinable @inline(__always)
-func bornSealed<R>(_ value: R) -> Box<R> {
-    Box.restingPhase(for: value) == BoxPhase.settled ? SealedBox(value) : EmptyBox(unobserved: value)
+/// A box born sealed with `result`: a ``SealedBox`` for a value; for a failure an ``EmptyBox``
+/// that reports the error if it is freed before anything saw it.
+@inlinable
+func bornSealed<T>(_ result: Result<T, Error>) -> Box<Result<T, Error>> {
+    switch result {
+    case .success: SealedBox(value: result)
+    case .failure(let error): EmptyBox(unobserved: error)
+    }
 }

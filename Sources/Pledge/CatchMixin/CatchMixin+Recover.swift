@@ -21,7 +21,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        Promise(box: _chain(on: on, flags: flags, RecoverOperation(policy: policy, body)))
+        Promise(box: _chain(Executor(on, flags: flags), RecoverOperation(policy: policy, body)))
     }
 
     /// Recovers from every error, cancellations included, with a guarantee: the result can no
@@ -41,7 +41,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Guarantee<T>
     ) -> Guarantee<T> {
-        Guarantee(box: _chain(on: on, flags: flags, RecoverToGuaranteeOperation(body)))
+        Guarantee(box: _chain(Executor(on, flags: flags), RecoverToGuaranteeOperation(body)))
     }
 
     /// Runs `body` when this promise resolves, fulfilled or rejected, and passes the result on
@@ -60,7 +60,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, EnsureOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), EnsureOperation(body)))
     }
 
     /// Runs the asynchronous cleanup `body` when this promise resolves, and passes the result on
@@ -78,7 +78,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, EnsureThenOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), EnsureThenOperation(body)))
     }
 }
 
@@ -96,7 +96,7 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Void
     ) -> Guarantee<Void> {
-        Guarantee(box: _chain(on: on, flags: flags, RecoverVoidOperation(policy: .allErrors, body)))
+        Guarantee(box: _chain(Executor(on, flags: flags), RecoverVoidOperation(policy: .allErrors, body)))
     }
 
     /// Recovers from errors `policy` accepts by running `body`, which may throw to reject.
@@ -109,6 +109,167 @@ extension CatchMixin where T == Void {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chain(on: on, flags: flags, RecoverVoidOperation(policy: policy, body)))
+        Promise(box: _chain(Executor(on, flags: flags), RecoverVoidOperation(policy: policy, body)))
+    }
+}
+
+/// `recover` with a thenable: errors `policy` accepts are replaced by what `body` returns.
+@usableFromInline
+struct RecoverOperation<Next: Thenable>: ChainOperation {
+    @usableFromInline typealias Input = Next.T
+    @usableFromInline typealias Output = Next.T
+
+    @usableFromInline
+    let policy: CatchPolicy
+    @usableFromInline
+    var body: (@Sendable (Error) throws -> Next)?
+
+    @inlinable
+    init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Next) {
+        self.policy = policy
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Next.T, Error>) -> Bool { policy.accepts(result) }
+
+    @inlinable
+    mutating func run(_ result: Result<Next.T, Error>, into box: ChainedBox<Self>) -> Work? {
+        guard case .failure(let error) = result, policy.accepts(result) else { return box.seal(result) }
+        guard let body = body.take() else { return box.seal(.failure(PMKError.cancelled)) }
+        let next: Next
+        do {
+            next = try body(error)
+        } catch {
+            return box.seal(.failure(error))
+        }
+        return box.follow(next)
+    }
+}
+
+/// `recover` to a guarantee: every error is replaced by the guarantee `body` returns.
+@usableFromInline
+struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    var body: (@Sendable (Error) -> Guarantee<Value>)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Error) -> Guarantee<Value>) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool {
+        if case .failure = result { true } else { false }
+    }
+
+    @inlinable
+    mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
+        guard case .failure(let error) = result else { return box.seal(result) }
+        guard let body = body.take() else { return box.seal(.failure(PMKError.cancelled)) }
+        return box.follow(body(error))
+    }
+}
+
+/// `recover` for `Void` promises: `body` handles the errors `policy` accepts and may throw.
+/// With ``CatchPolicy/allErrors`` and a body that cannot throw, it backs the guarantee form.
+@usableFromInline
+struct RecoverVoidOperation: ValueOperation {
+    @usableFromInline typealias Input = Void
+    @usableFromInline typealias Output = Void
+
+    @usableFromInline
+    let policy: CatchPolicy
+    @usableFromInline
+    var body: (@Sendable (Error) throws -> Void)?
+
+    @inlinable
+    init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) throws -> Void) {
+        self.policy = policy
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Void, Error>) -> Bool { policy.accepts(result) }
+
+    @inlinable
+    mutating func output(for result: Result<Void, Error>) -> Result<Void, Error> {
+        guard case .failure(let error) = result, policy.accepts(result) else { return result }
+        guard let body = body.take() else { return .failure(PMKError.cancelled) }
+        do {
+            try body(error)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// `ensure` and `finally`: `body` runs for every result, which passes on unchanged.
+@usableFromInline
+struct EnsureOperation<Value: Sendable>: ValueOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    var body: (@Sendable () -> Void)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool { true }
+
+    @inlinable
+    mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
+        body.take()?()
+        return result
+    }
+}
+
+/// `ensureThen`: `body` runs for every result, which passes on once its guarantee resolves.
+@usableFromInline
+struct EnsureThenOperation<Value: Sendable>: ChainOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    var body: (@Sendable () -> Guarantee<Void>)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable () -> Guarantee<Void>) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool { true }
+
+    @inlinable
+    mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
+        guard let body = body.take() else { return box.seal(result) }
+        // It waits for a guarantee, which cannot be cancelled: nothing to link to.
+        let guarantee = body().box
+        return guarantee.attach(
+            Handler(PipeReceiver { _ in box.resolve(result) }, for: guarantee), in: ThreadRun.current)
     }
 }

@@ -28,7 +28,7 @@ extension CatchMixin {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) -> Void
     ) -> PMKFinalizer {
-        PMKFinalizer(_chain(on: on, flags: flags, CatchOperation(policy: policy, body)))
+        PMKFinalizer(_chain(Executor(on, flags: flags), CatchOperation(policy: policy, body)))
     }
 
     /// Drops any error on purpose, reporting it as ``LogEvent/cauterized(_:)`` through
@@ -44,5 +44,34 @@ extension CatchMixin {
     @discardableResult
     public func cauterize() -> PMKFinalizer {
         self.catch(on: nil) { conf.log(.cauterized($0)) }
+    }
+}
+
+/// `catch`: `body` gets the errors `policy` accepts; the result is `Void` either way.
+@usableFromInline
+struct CatchOperation<Input: Sendable>: ValueOperation {
+    @usableFromInline typealias Output = Void
+
+    @usableFromInline
+    let policy: CatchPolicy
+    @usableFromInline
+    var body: (@Sendable (Error) -> Void)?
+
+    @inlinable
+    init(policy: CatchPolicy, _ body: @escaping @Sendable (Error) -> Void) {
+        self.policy = policy
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
+
+    @inlinable
+    mutating func output(for result: Result<Input, Error>) -> Result<Void, Error> {
+        if case .failure(let error) = result, policy.accepts(result) { body.take()?(error) }
+        return .success(())
     }
 }

@@ -43,7 +43,7 @@ public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
 
 /// A guarantee sealed by a timer at `deadline`; the timer holds the box until then.
 func _after(_ deadline: DispatchTime) -> Guarantee<Void> {
-    let box: EmptyBox<Result<Void, Error>> = pendingBox()
+    let box = EmptyBox<Result<Void, Error>>()
     DispatchQueue.global().asyncAfter(deadline: deadline) {
         box.resolve(.success(()))
     }

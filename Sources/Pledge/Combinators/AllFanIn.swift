@@ -1,4 +1,3 @@
-import CPledgeThreadLocal
 import Synchronization
 
 // The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
@@ -6,24 +5,24 @@ import Synchronization
 
 /// Collects the outcomes of inputs known in advance into one result.
 ///
-/// The fan-in itself is the target of one thin handler attached to each distinct input box, so
-/// attaching allocates nothing per input. The handler is told which box called it; a table built
-/// before the first handler is attached (and never written again) maps that box to its input
-/// index, and to the indices of any repeats of the same input.
+/// The fan-in itself is the receiver attached to each distinct input box, so attaching allocates
+/// nothing per input. It is told which box called it; a table built before the first attachment
+/// (and never written again) maps that box to its input index, and to the indices of any repeats
+/// of the same input.
 ///
 /// A fulfilment fills its slots and counts down `outstanding`; the one that reaches zero has, by
 /// the acquire-release countdown, seen every slot written, and resolves the box. A rejection (in
 /// the fail-fast modes) resolves the box at once. Whichever resolves it first claims `finished`,
-/// so the box is resolved once; later outcomes are ignored. No lock is taken: a separate type
-/// from the pulling ``FanIn`` for that reason, since the lock and a handler closure per input
-/// were most of what `when(fulfilled:)` over pending promises cost beyond the promises.
+/// so the box is resolved once; later outcomes are ignored. Delivering takes no lock but the
+/// short one that marks a promise input gone (see ``gone``): a separate type from the pulling
+/// ``FanIn``, whose state machine takes a lock per delivery.
 ///
 /// The slots live as long as the fan-in, which each input's handler keeps until it runs (or its
 /// input is freed unresolved). So after a rejection, the values of inputs fulfilled meanwhile
 /// stay until the last input resolves or goes. The fan-in keeps no reference to its inputs, only
 /// their identities: an input that can never resolve does not keep the others alive.
 @usableFromInline
-final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
+final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
     // Safety: `table` and `repeats` are written only in `init`, before the fan-in is published
     // by the first attachment. `gone` is read and written only under `cancelLock`. Slot `i` is written only by the handler of input `i`'s box, which
     // runs once, and read only by the thread that counted `outstanding` down to zero, after every
@@ -56,7 +55,7 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
 
     /// Backs the promise or guarantee that the `when` call returned.
     @usableFromInline
-    let box: EmptyBox<Result<Mode.Output, Error>> = pendingBox()
+    let box = EmptyBox<Result<Mode.Output, Error>>()
 
     /// For inputs that are promises, which a cancelled fan-in cancels: by the index of each
     /// distinct input's first occurrence, whether it no longer holds the fan-in's handler (it
@@ -105,7 +104,6 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
         self.table = table
         self.repeats = repeats
         outstanding = Atomic(distinct)
-        super.init()
     }
 
     deinit {
@@ -118,7 +116,7 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
 
     /// An input is being freed unresolved: it no longer holds the fan-in's handler.
     @usableFromInline
-    override func abandon(from source: ObjectIdentifier) {
+    func abandon(from source: ObjectIdentifier) {
         guard let gone else { return }
         let first = table.index(of: source)
         cancelLock.withLock { gone[first] = true }
@@ -134,13 +132,13 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
             for position in 0...table.mask {
                 let entry = table.entries[position]
                 // An input not marked gone has its memory (see `gone`).
-                guard entry.key != 0, !gone[entry.index],
-                    let input = retainIfAlive(UnsafeMutableRawPointer(bitPattern: entry.key), as: AnyBox.self)
+                guard !gone[entry.index], let address = UnsafeRawPointer(bitPattern: entry.key),
+                    let input = retainIfAlive(Unmanaged<AnyBox>.fromOpaque(address))
                 else { continue }
                 alive.append(input)
             }
         }
-        for input in alive { Cancellation.run(from: input, .dependentCancelled(self)) }
+        for input in alive { cancelChain(from: input, .dependentCancelled(self)) }
     }
 
     /// Whether `index` is where `box` first occurs among the inputs: the one occurrence a handler
@@ -150,22 +148,18 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
         repeats == nil || table.index(of: box) == index
     }
 
-    /// The handler attached to every distinct input box, with the fan-in as its target: records
-    /// the outcome of the box that calls it.
+    /// An input box delivers its outcome.
     ///
-    /// - Returns: the step that fires the fan-in's box when this call resolved it.
+    /// - Returns: the fan-in's box when this call sealed it and its handlers are due.
     @inlinable
-    static func deliver(_ target: consuming (any HandlerTarget)?, _ source: AnyObject, _ run: inout Run) -> Step? {
-        // Safety: only `_fanIn(all:_:)` attaches `deliver`, always with an `AllFanIn<Mode>` as
-        // target, to boxes of promises of `Mode.Value`.
-        let fanIn = unsafeDowncast((consume target).unsafelyUnwrapped, to: AllFanIn.self)
-        return fanIn.deliver(Box<Result<Mode.Value, Error>>.attached(source).value, from: source, &run)
+    func receive(from source: Box<Result<Mode.Value, Error>>) -> Work? {
+        deliver(source.result(), from: ObjectIdentifier(source))
     }
 
     /// Records the outcome of the input box `source`.
     @inlinable
-    func deliver(_ result: Result<Mode.Value, Error>, from source: AnyObject, _ run: inout Run) -> Step? {
-        let first = table.index(of: ObjectIdentifier(source))
+    func deliver(_ result: Result<Mode.Value, Error>, from source: ObjectIdentifier) -> Work? {
+        let first = table.index(of: source)
         if let gone { cancelLock.withLock { gone[first] = true } }
         switch Mode.settle(result) {
         case .success(let slot):
@@ -183,10 +177,10 @@ final class AllFanIn<Mode: FanInMode>: AnyBox, @unchecked Sendable {
             let output = Mode.collect(slots)
             // `collect` moved every value out; what is left is empty and needs no deinitialising.
             collected.store(true, ordering: .releasing)
-            return run.seal(Retained(box), with: .success(output))
+            return box.seal(.success(output))
         case .failure(let error):
             guard claimFinish() else { return nil }
-            return run.seal(Retained(box), with: .failure(error))
+            return box.seal(.failure(error))
         }
     }
 
@@ -275,9 +269,8 @@ struct IdentityTable {
 /// count on it.
 @inlinable @inline(__always)
 func identity<U: Thenable>(of thenable: U) -> ObjectIdentifier {
-    // Safety: callers pass only promises and guarantees, which always have a box; the caller's
-    // reference to `thenable` keeps the box alive while the identity is taken.
-    ObjectIdentifier(thenable._box.unsafelyUnwrapped)
+    // Callers pass only promises and guarantees, which always have a box.
+    thenable._box.map(ObjectIdentifier.init) ?? ObjectIdentifier(thenable)
 }
 
 /// Starts a fan-in over every input of an array at once and returns the box it resolves.
@@ -300,16 +293,12 @@ func _fanIn<U: Thenable, Mode: FanInMode>(
         fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
     }
     // Cancelling the result cancels the promises it waits for that nothing else needs. The hook
-    // reaches the fan-in through an unowned count: a strong one would keep both for good.
+    // reaches the fan-in weakly: the fan-in keeps the box, which keeps the hook.
     if fanIn.gone != nil {
-        let target = UnownedTarget(fanIn)
-        fanIn.box.addCancelHook { (target.alive() as? AllFanIn<Mode>)?.cancelInputs() }
+        fanIn.box.addCancelHook { [weak fanIn] in fanIn?.cancelInputs() }
     }
     for index in inputs.indices where fanIn.isFirstOccurrence(index, of: identity(of: inputs[index])) {
-        // Borrowed from `inputs`, which keeps it alive: no count of our own.
-        Unmanaged.passUnretained(inputs[index]._box.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-            $0.attach(fanIn, AllFanIn<Mode>.deliver)
-        }
+        if let input = inputs[index]._box { input.attach(Handler(fanIn, for: input)) }
     }
     return fanIn.box
 }

@@ -1,5 +1,3 @@
-import CPledgeThreadLocal
-
 // The fan-in behind `when(…, concurrently:)`: pulls thenables lazily from an iterator, keeps
 // their outcomes in pull order, and resolves one box when the last one is in (or, for the
 // fail-fast modes, when the first rejection arrives). Inputs known in advance use the lock-free
@@ -51,10 +49,12 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         @usableFromInline var exhausted = false
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
-        /// The boxes of the promises pulled whose outcome has not arrived, by index, for
-        /// cancelling them (see ``FanInCore/cancelInputs()``); each address holds an unowned
-        /// count.
-        @usableFromInline var inputs: [Int: UnsafeMutableRawPointer] = [:]
+        /// The promises pulled whose outcome has not arrived, by index, for cancelling them (see
+        /// ``FanInCore/cancelInputs()``): a non-owning link to each one's box, and the receiver
+        /// attached to it. Each is cleared, under the lock, when its box delivers or is freed, so
+        /// a link read under the lock names a box whose memory is still allocated (as
+        /// ``ChainedBox/upstreamLink`` does).
+        @usableFromInline var inputs: [Int: (link: Unmanaged<AnyBox>, receiver: FanInInput<Mode>)] = [:]
 
         @inlinable
         init() {}
@@ -94,7 +94,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
 
     /// Backs the promise or guarantee that the `when` call returned.
     @usableFromInline
-    let box: EmptyBox<Result<Mode.Output, Error>> = pendingBox()
+    let box = EmptyBox<Result<Mode.Output, Error>>()
 
     @inlinable
     init(limit: Int) {
@@ -109,9 +109,9 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     /// Pulls and attaches inputs; overridden by ``FanIn``. Only the owner of the iterator calls
     /// it.
     ///
-    /// - Returns: the step that fires the box when this call resolved it.
+    /// - Returns: the fan-in's box when this call sealed it and its handlers are due.
     @inlinable
-    func pull(_ run: inout Run) -> Step? {
+    func pull() -> Work? {
         nil
     }
 
@@ -127,50 +127,46 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         }
     }
 
-    /// The handler to attach to input `index`.
-    @inlinable
-    final func handler(for index: Int) -> HandlerFunction {
-        { [self] _, source, run in deliver(Box<Result<Mode.Value, Error>>.attached(source).value, at: index, &run) }
-    }
-
-    /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
-    ///
-    /// - Returns: the step that fires the box when this call resolved it.
-    deinit {
-        for input in state.inputs.values { pledge_unowned_release(input) }
-    }
-
-    /// Keeps the box of the promise pulled as input `index`, to cancel it with the fan-in.
+    /// Keeps a link to the box of the promise pulled as input `index`, and the receiver attached
+    /// to it, to cancel it with the fan-in.
     @usableFromInline
-    final func keep(_ input: AnyBox, at index: Int) {
-        let pointer = Unmanaged.passUnretained(input).toOpaque()
-        pledge_unowned_retain(pointer)
-        withState { $0.inputs[index] = pointer }
+    final func keep(_ input: AnyBox, _ receiver: FanInInput<Mode>, at index: Int) {
+        withState { $0.inputs[index] = (Unmanaged.passUnretained(input), receiver) }
+    }
+
+    /// Input `index` is freed unresolved: forgets its link.
+    @usableFromInline
+    final func forget(_ index: Int) {
+        withState { _ = $0.inputs.removeValue(forKey: index) }
     }
 
     /// The fan-in's box was cancelled: stop pulling, let the iterator go, and cancel each input
     /// in flight that nothing else depends on.
     @usableFromInline
     final func cancelInputs() {
-        let (inputs, ownsSource): ([AnyBox], Bool) = withState { state in
+        let (inputs, ownsSource): ([(AnyBox, FanInInput<Mode>)], Bool) = withState { state in
             state.finished = true
             // Nobody owns the iterator while the fan-in waits at its limit: own it, to let it go.
             let ownsSource = !state.pulling && !state.exhausted
             if ownsSource { state.pulling = true }
-            // Each kept address holds an unowned count: the memory of a box.
-            let alive = state.inputs.values.compactMap { retainIfAlive($0, as: AnyBox.self) }
+            // Under the lock, each link names a box whose memory is allocated (see `inputs`).
+            let alive = state.inputs.values.compactMap { input in retainIfAlive(input.link).map { ($0, input.receiver) }
+            }
+            state.inputs = [:]
             return (alive, ownsSource)
         }
-        if ownsSource { Trampoline.run { pull(&$0) } }
-        for input in inputs { Cancellation.run(from: input, .dependentCancelled(self)) }
+        if ownsSource { ThreadRun.current.start(pull()) }
+        for (input, receiver) in inputs { cancelChain(from: input, .dependentCancelled(receiver)) }
     }
 
+    /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.
+    ///
+    /// - Returns: the fan-in's box when this call sealed it and its handlers are due.
     @inlinable
-    final func deliver(_ result: Result<Mode.Value, Error>, at index: Int, _ run: inout Run) -> Step? {
+    final func deliver(_ result: Result<Mode.Value, Error>, at index: Int) -> Work? {
         let settled = Mode.settle(result)
-        let kept = withState { $0.inputs.removeValue(forKey: index) }
-        if let kept { pledge_unowned_release(kept) }
         let next: Next = withState { state in
+            state.inputs[index] = nil
             guard !state.finished else { return .nothing }
             state.outstanding -= 1
             switch settled {
@@ -195,7 +191,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
                 return .nothing
             }
         }
-        return perform(next, &run)
+        return perform(next)
     }
 
     /// Records that the iterator returned `nil`; called by its owner. Does nothing once the
@@ -203,13 +199,13 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     ///
     /// - Returns: the step that fires the box when this call resolved it.
     @inlinable
-    final func exhaust(_ run: inout Run) -> Step? {
+    final func exhaust() -> Work? {
         perform(
             withState { state in
                 guard !state.finished else { return .nothing }
                 state.exhausted = true
                 return state.outstanding == 0 ? finish(&state) : .nothing
-            }, &run)
+            })
     }
 
     /// Decides, for the owner of the iterator, whether it may pull again; gives up ownership
@@ -236,20 +232,20 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     }
 
     @inlinable
-    final func perform(_ next: Next, _ run: inout Run) -> Step? {
+    final func perform(_ next: Next) -> Work? {
         switch next {
         case .nothing: return nil
         // The dropped slots stay in `next`, which the caller holds until this returns, so they
         // are released here, after the lock: keep it that way.
         case .reject(let error, _, let ownsSource):
-            let step = run.seal(Retained(box), with: .failure(error))
+            let sealed = box.seal(.failure(error))
             // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
-            if ownsSource { pull(&run).expectNone() }
-            return step
+            if ownsSource { _ = pull() }
+            return sealed
         case .fulfil(var slots):
             let output = slots.withUnsafeMutableBufferPointer { Mode.collect($0) }
-            return run.seal(Retained(box), with: .success(output))
-        case .pull: return pull(&run)
+            return box.seal(.success(output))
+        case .pull: return pull()
         }
     }
 }
@@ -274,7 +270,7 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
     /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
     /// fan-in has finished. Only the owner of the iterator calls it.
     @inlinable
-    override func pull(_ run: inout Run) -> Step? {
+    override func pull() -> Work? {
         // A rejection may have finished the fan-in since the delivery that made this thread the
         // owner: then pull nothing. A finished fan-in keeps its owner for good, so the iterator
         // can go (outside the lock: its deinit may run user code).
@@ -287,13 +283,24 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
                 // Still the owner, and once `exhausted` is set nobody takes ownership again, so
                 // the iterator can go now (outside the lock: its deinit may run user code).
                 source = nil
-                return exhaust(&run)
+                return exhaust()
             }
             let index = admit()
-            // A promise is cancelled with the fan-in, when nothing else depends on it.
-            if Source.Element.self == Promise<Mode.Value>.self, let box = input._box { keep(box, at: index) }
-            // The fan-in is the target, so that a cancelled fan-in can take the handler back.
-            input._pipeOnce(target: self, handler(for: index))
+            if let box = input._box {
+                let receiver = FanInInput(self, index: index)
+                // A promise is cancelled with the fan-in, when nothing else depends on it.
+                if Source.Element.self == Promise<Mode.Value>.self { keep(box, receiver, at: index) }
+                box.attach(Handler(receiver, for: box))
+            } else {
+                // A thenable outside Pledge may call back more than once: only the first counts.
+                let once = OnceFlag()
+                let core: FanInCore<Mode> = self
+                input.pipe { result in
+                    if once.claim() {
+                        ThreadRun.current.start(core.deliver(result, at: index))
+                    }
+                }
+            }
             switch verdict() {
             case .more:
                 continue
@@ -322,8 +329,35 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
 ) -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value {
     let fanIn = FanIn<Source, Mode>(source: source, limit: limit)
     fanIn.box.recordSite(file, line)
-    let target = UnownedTarget(fanIn)
-    fanIn.box.addCancelHook { (target.alive() as? FanInCore<Mode>)?.cancelInputs() }
-    Trampoline.run { fanIn.pull(&$0) }
+    // Weakly: the fan-in keeps the box, which keeps the hook.
+    let core: FanInCore<Mode> = fanIn
+    fanIn.box.addCancelHook { [weak core] in core?.cancelInputs() }
+    ThreadRun.current.start(fanIn.pull())
     return fanIn.box
+}
+
+/// The receiver a pulling fan-in attaches to one input: delivers the input's outcome at its
+/// index.
+@usableFromInline
+final class FanInInput<Mode: FanInMode>: Receiver {
+    @usableFromInline
+    let fanIn: FanInCore<Mode>
+    @usableFromInline
+    let index: Int
+
+    @inlinable
+    init(_ fanIn: FanInCore<Mode>, index: Int) {
+        self.fanIn = fanIn
+        self.index = index
+    }
+
+    @inlinable
+    func receive(from source: Box<Result<Mode.Value, Error>>) -> Work? {
+        fanIn.deliver(source.result(), at: index)
+    }
+
+    @inlinable
+    func abandon(from _: ObjectIdentifier) {
+        fanIn.forget(index)
+    }
 }

@@ -93,66 +93,99 @@ public func race<U: Thenable>(
     fulfilled thenables: [U], file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<U.T> {
     guard !thenables.isEmpty else { return Promise(error: PMKError.badInput, file: file, line: line) }
-    let box: EmptyBox<Result<U.T, Error>> = pendingBox()
-    box.recordSite(file, line)
-    let pending = RaceTally(thenables.count)
-    for thenable in thenables {
-        // Once per input, even for a thenable outside Pledge that calls back twice: one input
-        // rejected twice must not count as two. The tally is the target, which a cancelled race
-        // takes back.
-        // Every input is attached, even once a winner is in (see `_race(_:file:line:)`).
-        thenable._pipeOnce(target: pending) { _, source, run in
-            let result = Box<Result<U.T, Error>>.attached(source).value
-            if case .success = result { return run.seal(Retained(box), with: result) }
-            guard pending.rejectionIsLast() else { return nil }
-            return run.seal(Retained(box), with: .failure(PMKError.noWinner))
-        }
-    }
-    cancelInputs(of: box, target: pending, thenables)
-    return Promise(box: box)
+    return Promise(box: _race(thenables, fulfilledOnly: true, file: file, line: line))
 }
 
 /// Attaches every input to one box, which records the caller's site, `file` and `line`, first;
-/// the first result seals it and the later ones are ignored.
+/// the first result seals it (with `fulfilledOnly`, the first fulfilment, or `noWinner` once all
+/// are rejected) and the later ones are ignored.
 @inlinable
-func _race<U: Thenable>(_ thenables: [U], file: StaticString, line: UInt) -> EmptyBox<Result<U.T, Error>> {
-    let box: EmptyBox<Result<U.T, Error>> = pendingBox()
+func _race<U: Thenable>(
+    _ thenables: [U], fulfilledOnly: Bool = false, file: StaticString, line: UInt
+) -> EmptyBox<Result<U.T, Error>> {
+    let box = EmptyBox<Result<U.T, Error>>()
     box.recordSite(file, line)
+    let race = RaceFanIn(box, inputs: thenables.count, fulfilledOnly: fulfilledOnly)
     for thenable in thenables {
         // Every input is attached, even once a winner is in: each was handed to the race, so a
         // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
-        Trampoline.run { thenable._forward(into: Retained(box), linking: false, &$0) }
+        guard let input = thenable._box else {
+            // A thenable outside Pledge may call back more than once: only the first counts.
+            let once = OnceFlag()
+            thenable.pipe { result in
+                if once.claim() {
+                    ThreadRun.current.start(race.deliver(result, from: ObjectIdentifier(once)))
+                }
+            }
+            continue
+        }
+        // A promise is cancelled with the race, when nothing else depends on it.
+        if U.self == Promise<U.T>.self { race.link(input) }
+        input.attach(Handler(race, for: input))
     }
-    cancelInputs(of: box, target: box, thenables)
+    if U.self == Promise<U.T>.self {
+        // Weakly: the race keeps the box, which keeps the hook.
+        box.addCancelHook { [weak race] in race?.cancelInputs() }
+    }
     return box
 }
 
-/// Makes cancelling `box`, a race's result, cancel each input promise (attached with `target`)
-/// that nothing else depends on.
-@inlinable
-func cancelInputs<U: Thenable, R>(of box: EmptyBox<R>, target: AnyObject, _ thenables: [U]) {
-    guard U.self == Promise<U.T>.self, box.isPending else { return }
-    let links = FanInLinks(target: target, capacity: thenables.count)
-    for thenable in thenables { if let input = thenable._box { links.add(input) } }
-    box.addCancelHook { links.cancelInputs() }
-}
-
-/// Counts the inputs of `race(fulfilled:)` that have not been rejected yet.
+/// The receiver a race attaches to every input: the first result seals the race's box.
+///
+/// It keeps a non-owning link to each input promise that has not delivered, to cancel those with
+/// the race. A link is cleared, under the lock, when its box delivers or is freed (see
+/// ``abandon(from:)``), so a link read under the lock names a box whose memory is still
+/// allocated, as ``ChainedBox/upstreamLink`` does.
 @usableFromInline
-final class RaceTally: Sendable {
-    @usableFromInline
-    let remaining: Atomic<Int>
+final class RaceFanIn<T: Sendable>: Receiver, @unchecked Sendable {
+    // Safety: `links` is read and written only under `lock`; the rest is immutable or atomic.
+    @usableFromInline let box: EmptyBox<Result<T, Error>>
+    @usableFromInline let fulfilledOnly: Bool
+    /// Inputs not rejected yet, for `race(fulfilled:)`.
+    @usableFromInline let remaining: Atomic<Int>
+    @usableFromInline let lock = SpinLock()
+    @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
 
     @inlinable
-    init(_ count: Int) {
-        remaining = Atomic(count)
+    init(_ box: EmptyBox<Result<T, Error>>, inputs: Int, fulfilledOnly: Bool) {
+        self.box = box
+        self.fulfilledOnly = fulfilledOnly
+        remaining = Atomic(inputs)
     }
 
-    /// Records one rejection.
-    ///
-    /// - Returns: Whether it was the last input to be rejected.
+    /// Keeps a link to the input promise `input`.
     @inlinable
-    func rejectionIsLast() -> Bool {
-        remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0
+    func link(_ input: AnyBox) {
+        lock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
+    }
+
+    @inlinable
+    func receive(from source: Box<Result<T, Error>>) -> Work? {
+        deliver(source.result(), from: ObjectIdentifier(source))
+    }
+
+    /// Records the result of the input `source`.
+    @inlinable
+    func deliver(_ result: Result<T, Error>, from source: ObjectIdentifier) -> Work? {
+        abandon(from: source)
+        if fulfilledOnly, case .failure = result {
+            guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return nil }
+            return box.seal(.failure(PMKError.noWinner))
+        }
+        return box.seal(result)
+    }
+
+    /// The input `source` delivered, or is freed unresolved: forgets its link.
+    @inlinable
+    func abandon(from source: ObjectIdentifier) {
+        lock.withLock { _ = links.removeValue(forKey: source) }
+    }
+
+    /// The race was cancelled: each input still linked loses the race as a dependent, and is
+    /// cancelled when that was its last one.
+    @usableFromInline
+    func cancelInputs() {
+        let inputs = lock.withLock { links.values.compactMap(retainIfAlive) }
+        for input in inputs { cancelChain(from: input, .dependentCancelled(self)) }
     }
 }

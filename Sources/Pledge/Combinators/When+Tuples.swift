@@ -17,21 +17,15 @@
 func _whenTuple<Output: Sendable>(
     _ views: [Promise<any Sendable>], file: StaticString, line: UInt,
     build: @escaping @Sendable ([any Sendable]) -> Output?
-) -> EmptyBox<Result<Output, Error>> {
-    let all = _fanIn(all: views, FanInValues.self, file: file, line: line)
-    let box: EmptyBox<Result<Output, Error>> = pendingBox()
-    box.recordSite(file, line)
-    // The box depends on the fan-in, as an operator's does on its input: cancelling it cancels
-    // the fan-in, and so the inputs.
-    box.link(to: all)
-    all.attach(box) { box, all, run in
-        run.seal(
-            Retained(handedTo: box, as: EmptyBox<Result<Output, Error>>.self),
-            with: Box<Result<[any Sendable], Error>>.attached(all).value.flatMap { values in
-                build(values).map { .success($0) } ?? .failure(PMKError.badInput)
-            })
-    }
-    return box
+) -> Box<Result<Output, Error>> {
+    // The result depends on the fan-in as an operator's does on its input: cancelling it
+    // cancels the fan-in, and so the inputs. It carries the fan-in's site, the caller's.
+    Promise(box: _fanIn(all: views, FanInValues.self, file: file, line: line))._chain(
+        .inline,
+        MapOperation { values in
+            guard let output = build(values) else { throw PMKError.badInput }
+            return output
+        })
 }
 
 /// Waits for two thenables of any value types to be fulfilled and pairs their values.

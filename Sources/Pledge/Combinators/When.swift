@@ -60,7 +60,7 @@ public func when(
 /// these.
 @inlinable
 func _erasingValue<U: Thenable>(_ thenable: U) -> Promise<any Sendable> {
-    Promise(box: thenable._chain(on: nil, flags: nil, MapOperation { $0 as any Sendable }))
+    Promise(box: thenable._chain(.inline, MapOperation { $0 as any Sendable }))
 }
 
 /// Waits for every `Void` thenable to be fulfilled.

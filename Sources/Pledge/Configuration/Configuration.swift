@@ -44,10 +44,6 @@ public final class PMKConfiguration: Sendable {
     @usableFromInline
     let state: LockedValue<State>
 
-    /// Backs ``chainsShareBlocks``: read once per block Pledge dispatches, so it is an atomic
-    /// rather than part of the locked state.
-    let sharesBlocks = Atomic<Bool>(true)
-
     /// Whether ``Q`` was ever assigned. Until it is, reading ``Q`` (which every operator does for
     /// its default `on:`) returns ``defaultQueue`` twice without taking the lock, so the many
     /// threads of a server that build chains with the default queues do not all take the same
@@ -55,6 +51,10 @@ public final class PMKConfiguration: Sendable {
     /// stored; never cleared.
     @usableFromInline
     let queuesAssigned = Atomic<Bool>(false)
+
+    /// ``defaultQueue``, kept here too, so that reading ``Q`` before any assignment is one load.
+    @usableFromInline
+    let defaultQueues: (map: DispatchQueue?, return: DispatchQueue?)
 
     /// The serial queue that both ``Q`` defaults point at.
     public static let defaultQueue: DispatchQueue = {
@@ -73,6 +73,7 @@ public final class PMKConfiguration: Sendable {
     }
 
     init() {
+        defaultQueues = (PMKConfiguration.defaultQueue, PMKConfiguration.defaultQueue)
         state = LockedValue(
             State(
                 mapQueue: PMKConfiguration.defaultQueue,
@@ -96,9 +97,7 @@ public final class PMKConfiguration: Sendable {
             // A reader racing the first assignment may still see the defaults, as it may with any
             // assignment; once the assignment has returned, every reader takes the lock and sees
             // the new queues.
-            if !queuesAssigned.load(ordering: .acquiring) {
-                return (PMKConfiguration.defaultQueue, PMKConfiguration.defaultQueue)
-            }
+            if !queuesAssigned.load(ordering: .acquiring) { return defaultQueues }
             return assignedQueues()
         }
         set {
@@ -119,43 +118,6 @@ public final class PMKConfiguration: Sendable {
     @usableFromInline
     func assignedQueues() -> (map: DispatchQueue?, return: DispatchQueue?) {
         state.withLock { ($0.mapQueue, $0.returnQueue) }
-    }
-
-    /// Whether a chain's handlers for one queue may share the blocks Pledge dispatches there.
-    /// Defaults to `true`.
-    ///
-    /// When a promise is resolved inside a block Pledge dispatched to queue `q`, and its first
-    /// queued handler is for `q`, that handler then runs at the end of the same block, once
-    /// everything else the block started has run, instead of in a new block at the back of `q`.
-    /// A block does this for at most 16 handlers after its own, and stops once it has had to
-    /// dispatch a handler to `q`. A chain of handlers on one queue then costs one dispatch per 17
-    /// handlers instead of one per handler, but other work queued on `q` in the meantime (by
-    /// other code, or by a handler itself) no longer runs between its handlers. The main queue
-    /// never shares blocks, so UI code keeps PromiseKit's order. Set this to `false` to queue one
-    /// block per handler on every queue, as PromiseKit does: for code that queues work on `q`
-    /// from a handler and expects the next handler on `q` to run after it, or that waits inside a
-    /// handler for work queued earlier on its own serial queue.
-    ///
-    /// Either way, a handler never runs inside the call that attaches it or that resolves its
-    /// promise, and the handlers one thread attaches to a promise start in that order, with one
-    /// exception while blocks are shared: on a concurrent queue, a handler attached after the
-    /// promise resolved may start before an earlier one that waits for the end of its block.
-    public var chainsShareBlocks: Bool {
-        get { sharesBlocks.load(ordering: .relaxed) }
-        set { sharesBlocks.store(newValue, ordering: .relaxed) }
-    }
-
-    /// Whether a block Pledge dispatches to `queue` now may take the chain's next hops inline:
-    /// ``chainsShareBlocks`` is on and `queue` is not the main queue. (A queue that targets the
-    /// main queue is not recognised, and shares.)
-    ///
-    /// The main queue is recognised by a specific set on it, not by identity: on Linux each
-    /// `DispatchQueue.main` is a new object.
-    @usableFromInline
-    func blocksShare(on queue: DispatchQueue) -> Bool {
-        guard chainsShareBlocks else { return false }
-        // The default queue first, by identity: asking a queue for a specific takes its lock.
-        return queue === PMKConfiguration.defaultQueue || !MainThread.isMainQueue(queue)
     }
 
     /// The policy `catch` and `recover` use when none is passed. Defaults to
@@ -241,11 +203,6 @@ enum MainThread {
 
     static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: key) != nil
-    }
-
-    /// Whether `queue` is the main queue, whichever `DispatchQueue` object stands for it.
-    static func isMainQueue(_ queue: DispatchQueue) -> Bool {
-        queue.getSpecific(key: key) != nil
     }
 }
 

@@ -36,29 +36,3 @@ public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
     /// `Module/File.swift:42`.
     public var description: String { "\(fileID):\(line)" }
 }
-
-extension Box {
-    /// Records where the promise or guarantee this box backs was made, in debug builds; does
-    /// nothing in release builds. Called before the box is published.
-    @inlinable @inline(__always)
-    final func recordSite(_ file: StaticString, _ line: UInt) {
-        #if DEBUG
-            let fileID = "\(file)"
-            // A promise Pledge (or PledgeFoundation) makes for itself has no site worth showing:
-            // the caller's code is elsewhere (see `inheritSite(from:)` for the operators that know it;
-            // the combinators take their caller's `file` and `line` instead).
-            if !fileID.hasPrefix("Pledge/"), !fileID.hasPrefix("PledgeFoundation/") {
-                site = CreationSite(fileID: fileID, line: Int(line))
-            }
-        #endif
-    }
-
-    /// Gives this box the site of `source`, the box of the thenable an operator was called on,
-    /// in debug builds; does nothing in release builds.
-    @inlinable @inline(__always)
-    final func inheritSite<S>(from source: Box<S>) {
-        #if DEBUG
-            site = source.site
-        #endif
-    }
-}

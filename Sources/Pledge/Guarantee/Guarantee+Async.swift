@@ -37,7 +37,7 @@ extension Guarantee {
     ///
     /// - Parameter body: The asynchronous work.
     public convenience init(task body: @escaping @Sendable () async -> T) {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         self.init(box: box)
         Task {
             box.resolve(.success(await body()))

@@ -19,7 +19,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<Void> {
-        Guarantee<Void>(box: _chain(on: on, flags: flags, MapOperation(body)))
+        Guarantee<Void>(box: _chain(Executor(on, flags: flags), MapOperation(body)))
     }
 
     /// Looks at the value without changing it.
@@ -32,7 +32,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<T> {
-        Guarantee<T>(box: _chain(on: on, flags: flags, GetOperation(body)))
+        Guarantee<T>(box: _chain(Executor(on, flags: flags), GetOperation(body)))
     }
 
     /// Transforms the value.
@@ -50,7 +50,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> U
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chain(on: on, flags: flags, MapOperation(body)))
+        Guarantee<U>(box: _chain(Executor(on, flags: flags), MapOperation(body)))
     }
 
     /// Continues with the guarantee `body` returns.
@@ -64,7 +64,7 @@ extension Guarantee {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Guarantee<U>
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chain(on: on, flags: flags, ThenOperation(body)))
+        Guarantee<U>(box: _chain(Executor(on, flags: flags), ThenOperation(body)))
     }
 
     /// Discards the value. Runs inline; nothing is dispatched.

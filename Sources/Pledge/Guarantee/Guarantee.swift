@@ -23,7 +23,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// Returns a guarantee that already has `value`.
     @inlinable
     public static func value(_ value: T) -> Guarantee<T> {
-        Guarantee(box: SealedBox(.success(value)))
+        Guarantee(box: SealedBox(value: .success(value)))
     }
 
     /// Makes a pending guarantee and runs `body` at once, synchronously, with the function that
@@ -42,7 +42,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     public init(
         resolver body: (@escaping @Sendable (T) -> Void) -> Void, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         self.box = box
         body(GuaranteeSealer(box).resolve)
@@ -58,7 +58,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     public class func pending(file: StaticString = #fileID, line: UInt = #line)
         -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void)
     {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
@@ -76,10 +76,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     /// The result, always a success, or `nil` while pending.
     @inlinable
     public var result: Result<T, Error>? {
-        switch box.inspect() {
-        case .pending: return nil
-        case .resolved(let result): return result
-        }
+        box.inspect(observing: false)
     }
 }
 
@@ -87,13 +84,13 @@ extension Guarantee where T == Void {
     /// Makes a guarantee that already has `Void`.
     @inlinable
     public convenience init() {
-        self.init(box: SealedBox(.success(())))
+        self.init(box: SealedBox(value: .success(())))
     }
 
     /// A guarantee that already has `Void`.
     @inlinable
     public static var value: Guarantee<Void> {
-        Guarantee(box: SealedBox(.success(())))
+        Guarantee(box: SealedBox(value: .success(())))
     }
 }
 

@@ -41,12 +41,16 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () throws -> T,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         async(group: group, qos: qos, flags: flags) {
             // Cancelled before the block started: the body never runs.
             guard box.isPending else { return }
-            box.resolve(catching(body))
+            do {
+                box.resolve(.success(try body()))
+            } catch {
+                box.resolve(.failure(error))
+            }
         }
         return Promise(box: box)
     }
@@ -77,7 +81,7 @@ extension DispatchQueue {
         _: PMKNamespacer, group: DispatchGroup? = nil, qos: DispatchQoS = .default,
         flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () -> T
     ) -> Guarantee<T> {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
         }

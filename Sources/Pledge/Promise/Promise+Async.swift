@@ -24,18 +24,18 @@ extension Promise {
             try await withCheckedThrowingContinuation { continuation in
                 guard waiter.suspend(continuation) else {
                     // Cancelled before it could depend on the promise: it withdraws all the same.
-                    Cancellation.run(from: box, .dependentWithdrawn)
+                    cancelChain(from: box, .dependentWithdrawn)
                     return
                 }
-                box.attach(waiter, AsyncWaiter<T>.resume)
+                box.attach(Handler(waiter, for: box))
                 // A cancellation that came between `suspend` and `attach` could not detach it.
-                if waiter.isFinished { Cancellation.run(from: box, .dependentCancelled(waiter)) }
+                if waiter.isFinished { cancelChain(from: box, .dependentCancelled(waiter)) }
             }
         } onCancel: {
             // A cancelled waiter is a cancelled dependent: it leaves nothing on the promise, and
             // the promise is cancelled when nothing else depends on it.
             waiter.cancel()
-            Cancellation.run(from: box, .dependentCancelled(waiter))
+            cancelChain(from: box, .dependentCancelled(waiter))
         }
     }
 
@@ -62,7 +62,7 @@ extension Promise {
     public convenience init(
         task body: @escaping @Sendable () async throws -> T, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         self.init(box: box)
         let task = Task {
@@ -81,7 +81,7 @@ extension Promise {
 ///
 /// The continuation is stored once, before the handler that resolves it is attached, and is
 /// taken out under the lock by exactly one transition, so it is resumed exactly once.
-final class AsyncWaiter<T: Sendable>: Sendable {
+final class AsyncWaiter<T: Sendable>: Receiver {
     enum State {
         /// The continuation is not stored yet.
         case starting
@@ -142,15 +142,13 @@ final class AsyncWaiter<T: Sendable>: Sendable {
         }
     }
 
-    /// The handler a waiter is attached with: ends the wait with the promise's result.
-    @Sendable
-    static func resume(_ target: consuming (any HandlerTarget)?, _ source: AnyObject, _: inout Run) -> Step? {
-        // Safety: `resume` is only ever attached with an `AsyncWaiter<T>` as target, to a box of
-        // a promise of `T` (see `Promise.async()`).
-        unsafeDowncast((consume target).unsafelyUnwrapped, to: AsyncWaiter.self)
-            .resume(with: Box<Result<T, Error>>.attached(source).value)
+    /// The promise resolved: ends the wait with its result.
+    func receive(from source: Box<Result<T, Error>>) -> Work? {
+        resume(with: source.result())
         return nil
     }
+
+    func abandon(from _: ObjectIdentifier) {}
 
     /// Ends the wait with the promise's result, unless it has ended already.
     func resume(with result: Result<T, Error>) {

@@ -26,11 +26,9 @@ extension Promise {
     /// download.cancel()   // rejects `download`, and `fetchReport`'s promise, which stops its work
     /// ```
     public func cancel() {
-        // A pending box is cancelled; an unobserved one is marked seen by the same transition,
-        // under its lock: whoever cancels no longer wants the outcome.
-        let phase = box.phase
-        guard phase == BoxPhase.pending || phase == BoxPhase.unobserved else { return }
-        Cancellation.run(from: box, .cancelled)
+        // A pending box is cancelled; an unobserved one is marked seen by the same transition:
+        // whoever cancels no longer wants the outcome.
+        cancelChain(from: box, .cancelled)
     }
 
     /// Whether the promise is rejected with an error whose `isCancelled` is true: cancelled with
@@ -52,8 +50,8 @@ extension PMKFinalizer {
     /// work.cancel()
     /// ```
     public func cancel() {
-        guard let upstream = box.takeUpstream() else { return }
-        Cancellation.run(from: upstream, .cancelled)
+        guard let upstream = (box as? EmptyBox<Result<Void, Error>>)?.upstream() else { return }
+        cancelChain(from: upstream, .cancelled)
     }
 }
 

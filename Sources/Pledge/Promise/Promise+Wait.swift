@@ -56,7 +56,7 @@ func blockUntilResolved<U: Thenable, V>(_ thenable: U, _ resolved: () -> V?) -> 
     thenable.pipe { _ in semaphore.signal() }
     // Work this thread's handlers left to their running loop, being nested too deep, would run
     // only once the handler returns: it may be what resolves `thenable`, so it runs now.
-    if resolved() == nil { Trampoline.runLeftWork() }
+    if resolved() == nil { ThreadRun.runLeftWork() }
     while true {
         if let value = resolved() { return value }
         semaphore.wait()

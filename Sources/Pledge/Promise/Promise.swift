@@ -38,7 +38,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// Handlers with a queue still run asynchronously on it; `on: nil` handlers run at once.
     @inlinable
     public static func value(_ value: T) -> Promise<T> {
-        Promise(box: SealedBox(.success(value)))
+        Promise(box: SealedBox(value: .success(value)))
     }
 
     /// Makes a promise that is already rejected with `error`.
@@ -48,7 +48,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// it was made, for that event in debug builds; leave them out.
     @inlinable
     public init(error: Error, file: StaticString = #fileID, line: UInt = #line) {
-        box = EmptyBox(unobserved: .failure(error))
+        box = EmptyBox(unobserved: error)
         box.recordSite(file, line)
     }
 
@@ -57,11 +57,15 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     public init<U: Thenable>(_ bridge: U) where U.T == T {
         if let promise = bridge as? Promise<T> {
             box = promise.box
-        } else {
+        } else if let source = bridge._box {
             // A guarantee's box is not shared: it must never be cancelled through this promise.
-            let box: EmptyBox<Result<T, Error>> = pendingBox()
+            let box = EmptyBox<Result<T, Error>>()
             self.box = box
-            Trampoline.run { bridge._forward(into: Retained(box), linking: true, &$0) }
+            source.attach(Handler(sealing: box, for: source))
+        } else {
+            let box = EmptyBox<Result<T, Error>>()
+            self.box = box
+            bridge.pipe { box.resolve($0) }
         }
     }
 
@@ -78,7 +82,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// ```
     @inlinable
     public init(resolver body: (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line) {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         self.box = box
         let resolver = Resolver(box)
@@ -100,7 +104,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     public class func pending(file: StaticString = #fileID, line: UInt = #line)
         -> (promise: Promise<T>, resolver: Resolver<T>)
     {
-        let box: EmptyBox<Result<T, Error>> = pendingBox()
+        let box = EmptyBox<Result<T, Error>>()
         box.recordSite(file, line)
         return (Promise(box: box), Resolver(box))
     }
@@ -122,10 +126,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// ``LogEvent/unhandledRejection(_:site:)``.
     @inlinable
     public var result: Result<T, Error>? {
-        switch box.inspectObserving() {
-        case .pending: return nil
-        case .resolved(let result): return result
-        }
+        box.inspect(observing: true)
     }
 }
 
@@ -133,13 +134,13 @@ extension Promise where T == Void {
     /// Makes a promise that is already fulfilled with `Void`.
     @inlinable
     public convenience init() {
-        self.init(box: SealedBox(.success(())))
+        self.init(box: SealedBox(value: .success(())))
     }
 
     /// A promise that is already fulfilled with `Void`.
     @inlinable
     public static var value: Promise<Void> {
-        Promise(box: SealedBox(.success(())))
+        Promise(box: SealedBox(value: .success(())))
     }
 }
 
@@ -174,10 +175,7 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
     /// The result for a description or a mirror: unlike ``result``, reading it leaves an unseen
     /// rejection unseen, so printing a promise never hides a missing `catch`.
     private var unobservedResult: Result<T, Error>? {
-        switch box.inspect() {
-        case .pending: return nil
-        case .resolved(let result): return result
-        }
+        box.inspect(observing: false)
     }
 }
 

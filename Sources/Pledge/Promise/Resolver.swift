@@ -127,10 +127,7 @@ extension Resolver where T == Void {
 extension Resolver: CustomStringConvertible {
     /// `Resolver<Int>(pending)` or `Resolver<Int>(resolved)`.
     public var description: String {
-        switch box.inspect() {
-        case .pending: return "Resolver<\(T.self)>(pending)"
-        case .resolved: return "Resolver<\(T.self)>(resolved)"
-        }
+        box.inspect(observing: false) == nil ? "Resolver<\(T.self)>(pending)" : "Resolver<\(T.self)>(resolved)"
     }
 }
 

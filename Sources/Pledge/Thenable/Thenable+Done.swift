@@ -23,7 +23,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chain(on: on, flags: flags, MapOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), MapOperation(body)))
     }
 
     /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
@@ -43,7 +43,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, GetOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), GetOperation(body)))
     }
 
     /// Looks at the result, fulfilled or rejected, without changing it.
@@ -61,6 +61,63 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Result<T, Error>) -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(on: on, flags: flags, TapOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), TapOperation(body)))
+    }
+}
+
+/// `get`, and a guarantee's `get`: `body` looks at the value, which passes on unchanged.
+@usableFromInline
+struct GetOperation<Value: Sendable>: ValueOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    var body: (@Sendable (Value) throws -> Void)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Value) throws -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
+        guard case .success(let value) = result else { return result }
+        guard let body = body.take() else { return .failure(PMKError.cancelled) }
+        do {
+            try body(value)
+            return result
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// `tap`: `body` looks at every result, which passes on unchanged.
+@usableFromInline
+struct TapOperation<Value: Sendable>: ValueOperation {
+    @usableFromInline typealias Input = Value
+    @usableFromInline typealias Output = Value
+
+    @usableFromInline
+    var body: (@Sendable (Result<Value, Error>) -> Void)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Result<Value, Error>) -> Void) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    func acts(on result: Result<Value, Error>) -> Bool { true }
+
+    @inlinable
+    mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
+        body.take()?(result)
+        return result
     }
 }

@@ -23,7 +23,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        Promise(box: _chain(on: on, flags: flags, MapOperation(transform)))
+        Promise(box: _chain(Executor(on, flags: flags), MapOperation(transform)))
     }
 
     /// Transforms the value, rejecting when the transform returns `nil`.
@@ -41,7 +41,7 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        Promise(box: _chain(on: on, flags: flags, CompactMapOperation(transform)))
+        Promise(box: _chain(Executor(on, flags: flags), CompactMapOperation(transform)))
     }
 
     /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled
@@ -49,5 +49,68 @@ extension Thenable {
     @inlinable
     public func asVoid() -> Promise<Void> {
         map(on: nil) { _ in }
+    }
+}
+
+/// `map`, `done`, `asVoid`, and a guarantee's `map` and `done`: the value becomes `transform`'s.
+@usableFromInline
+struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+    @usableFromInline
+    var transform: (@Sendable (Input) throws -> Output)?
+
+    @inlinable
+    init(_ transform: @escaping @Sendable (Input) throws -> Output) {
+        self.transform = transform
+    }
+
+    @inlinable
+    mutating func discard() { transform = nil }
+
+    @inlinable
+    mutating func output(for result: Result<Input, Error>) -> Result<Output, Error> {
+        switch result {
+        case .success(let value):
+            guard let transform = transform.take() else { return .failure(PMKError.cancelled) }
+            do {
+                return .success(try transform(value))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+}
+
+/// `compactMap`: like ``MapOperation``, but `nil` rejects with ``PMKError/compactMap(_:_:)``.
+@usableFromInline
+struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
+    @usableFromInline
+    var transform: (@Sendable (Input) throws -> Output?)?
+
+    @inlinable
+    init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
+        self.transform = transform
+    }
+
+    @inlinable
+    mutating func discard() { transform = nil }
+
+    @inlinable
+    mutating func output(for result: Result<Input, Error>) -> Result<Output, Error> {
+        switch result {
+        case .success(let value):
+            guard let transform = transform.take() else { return .failure(PMKError.cancelled) }
+            do {
+                guard let mapped = try transform(value) else {
+                    return .failure(PMKError.compactMapFailure(value, to: Output.self))
+                }
+                return .success(mapped)
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
     }
 }

@@ -29,6 +29,35 @@ extension Thenable {
         on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U.T> {
-        Promise(box: _chain(on: on, flags: flags, ThenOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags), ThenOperation(body)))
+    }
+}
+
+/// `then`, and a guarantee's `then`: the result follows the thenable `body` returns.
+@usableFromInline
+struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
+    @usableFromInline typealias Output = Next.T
+
+    @usableFromInline
+    var body: (@Sendable (Input) throws -> Next)?
+
+    @inlinable
+    init(_ body: @escaping @Sendable (Input) throws -> Next) {
+        self.body = body
+    }
+
+    @inlinable
+    mutating func discard() { body = nil }
+
+    @inlinable
+    mutating func run(_ result: Result<Input, Error>, into box: ChainedBox<Self>) -> Work? {
+        guard let body = body.take() else { return box.seal(.failure(PMKError.cancelled)) }
+        let next: Next
+        do {
+            next = try body(result.get())
+        } catch {
+            return box.seal(.failure(error))
+        }
+        return box.follow(next)
     }
 }

@@ -20,7 +20,6 @@ struct ConfigurationTests {
         #expect(queues.map === PMKConfiguration.defaultQueue)
         #expect(queues.return === PMKConfiguration.defaultQueue)
         #expect(conf.catchPolicy == .allErrorsExceptCancellation)
-        #expect(conf.chainsShareBlocks)
     }
 
     @Test func mapAndReturnHandlersRunOnTheDefaultQueueByDefault() {

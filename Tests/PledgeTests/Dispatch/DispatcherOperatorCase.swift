@@ -1,7 +1,7 @@
 import Dispatch
 import Pledge
 
-/// One operator's `on: some Dispatcher` form, applied to a settled input it acts on.
+/// One operator's `on: any Dispatcher` form, applied to a settled input it acts on.
 struct DispatcherOperatorCase: Sendable, CustomStringConvertible {
     let name: String
     /// Whether the operator has a closure to record from (`sortedValues()` has none).

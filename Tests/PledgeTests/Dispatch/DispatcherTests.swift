@@ -3,11 +3,10 @@ import Pledge
 import Testing
 
 /// Operators given a ``Dispatcher`` run their closures through it, once per step that acts on a
-/// result; a `DispatchQueue` keeps the queue's own path.
+/// result; a `DispatchQueue` passed as a dispatcher behaves as the queue form.
 @Suite struct DispatcherTests {
     /// Runs a two-step chain on `queue` in which the first closure queues a marker block on
-    /// `queue`: with block sharing (the queue path), the second step runs as the tail of the
-    /// first's block, before the marker; a dispatcher dispatches it behind the marker.
+    /// `queue`: each step is a block of its own, so the second runs behind the marker.
     private func order(
         on queue: DispatchQueue, _ chain: (Promise<Int>, @escaping @Sendable (Int) -> Int) -> Promise<Int>
     ) -> [String] {
@@ -24,13 +23,13 @@ import Testing
         return events.all
     }
 
-    @Test func aQueuePassedAsAQueueOrAsAnyDispatcherTakesTheQueuePathAndSharesBlocks() {
+    @Test func aQueuePassedAsAQueueOrAsAnyDispatcherRunsEachStepInABlockOfItsOwn() {
         let queue = TestQueues.serial("dispatcher.queue")
         let erased: any Dispatcher = queue
-        let shared = ["step 0", "step 1", "marker"]
+        let oneBlockEach = ["step 0", "marker", "step 1"]
 
-        #expect(order(on: queue) { head, step in head.map(on: queue, step).map(on: queue, step) } == shared)
-        #expect(order(on: queue) { head, step in head.map(on: erased, step).map(on: erased, step) } == shared)
+        #expect(order(on: queue) { head, step in head.map(on: queue, step).map(on: queue, step) } == oneBlockEach)
+        #expect(order(on: queue) { head, step in head.map(on: erased, step).map(on: erased, step) } == oneBlockEach)
     }
 
     @Test func aCustomDispatcherDispatchesEveryActingStepOnce() {

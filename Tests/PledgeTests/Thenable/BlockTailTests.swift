@@ -2,10 +2,9 @@ import Dispatch
 import Pledge
 import Testing
 
-/// A handler that runs as the tail of a block Pledge dispatched (the next link of a chain on the
-/// block's own queue) fires the box it resolves in its own step: the first handlers of that box
-/// are taken under the lock that seals it. These pin down what that must keep: every handler,
-/// in attachment order, including one attached while the box fires, and the tail's closure
+/// A box resolved by a handler on a queue (the second link of a chain on one queue, in a block of
+/// its own) fires its handlers in that block. These pin down what that must keep: every handler,
+/// in attachment order, including one attached while the box fires, and the handler's closure
 /// released before them.
 @Suite struct BlockTailTests {
     /// A promise resolved by a block's tail: the second link of a chain of two `map(on: queue)`,
@@ -64,8 +63,10 @@ import Testing
         let finished = DispatchSemaphore(value: 0)
         let (promise, resolver) = resolvedByATail(on: queue) { $0 + 1 }
         resolver.fulfill(1)
+        // The first link's block queues the second link's before it ends, so the second has
+        // ended once a second empty block has run.
         queue.sync {}
-        // The block that ran both links has ended.
+        queue.sync {}
         #expect(promise.value == 2)
 
         let seen = Recorder<Int>()

@@ -3,16 +3,16 @@ import Foundation
 import Pledge
 import Testing
 
-/// How a chain moves between queues: a handler for the queue a Pledge block already runs on
-/// may run at the end of that block, up to 16 times per block, and nowhere else does a queued
-/// handler run inline.
+/// How a chain moves between queues: each handler given a queue runs in a block of its own on
+/// that queue, dispatched once its input is ready, as in PromiseKit; a queued handler never runs
+/// inline, not even when the block that resolved its input runs on its queue.
 @Suite struct QueueHopTests {
     /// Waits for `semaphore`, for at most the tests' generous timeout.
     private func waited(_ semaphore: DispatchSemaphore) -> Bool {
         semaphore.wait(timeout: .testTimeout) == .success
     }
 
-    @Test func handlersForTheSameQueueRunInOneBlockSixteenHopsAtATime() {
+    @Test func eachHandlerOfAChainOnOneQueueRunsInABlockOfItsOwn() {
         let queue = TestQueues.serial("hops.same")
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
@@ -37,14 +37,12 @@ import Testing
         resolver.fulfill(0)
 
         #expect(waited(finished))
-        // The first block runs step 1 and hops 16 times inline (steps 2 to 17); the 17th hop
-        // goes to a new block, behind the one step 1 queued.
-        let expected =
-            (1...17).map { "step \($0)" } + ["other block"] + (18...20).map { "step \($0)" } + ["done 20"]
+        // Step 2 is dispatched as step 1 returns, behind the block step 1 queued.
+        let expected = ["step 1", "other block"] + (2...20).map { "step \($0)" } + ["done 20"]
         #expect(events.all == expected)
     }
 
-    @Test func everyHandlerOfAChainRunsOnItsQueueEvenWhenItRunsInline() {
+    @Test func everyHandlerOfAChainRunsOnItsQueue() {
         let queue = TestQueues.serial("hops.on-queue")
         let onQueue = Recorder<Bool>()
         let finished = DispatchSemaphore(value: 0)
@@ -166,8 +164,8 @@ import Testing
         let siblingStarted = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let outcome = Recorder<String>()
-        // Resolved inside a block on `queue`: its first handler may run in that block, but its
-        // sibling must still get a block of its own, or the first would wait for it forever.
+        // Resolved inside a block on `queue`: each handler gets a block of its own, so the first
+        // does not wait for its sibling forever.
         let (base, resolver) = resolvedInABlock(on: queue)
         base.done(on: queue) { _ in
             let sawSibling = siblingStarted.wait(timeout: .testTimeout) == .success
@@ -181,10 +179,8 @@ import Testing
         #expect(outcome.all == ["saw its sibling"])
     }
 
-    /// The first handler for the block's queue would be the block's tail, which starts only once
-    /// the block ends. Its sibling for the same queue is dispatched, and a concurrent queue may
-    /// start it at once, so the first is dispatched just before it instead: it starts without
-    /// waiting for the block to end, as it would without shared blocks.
+    /// Both handlers are dispatched as the promise resolves, so on a concurrent queue the first
+    /// starts without waiting for the block that resolved the promise to end.
     @Test func theFirstOfTwoHandlersOnAConcurrentQueueStartsBeforeTheBlockEnds() {
         let queue = TestQueues.concurrent("hops.first-of-two")
         let firstStarted = DispatchSemaphore(value: 0)
@@ -205,14 +201,12 @@ import Testing
         #expect(outcome.all == ["first started"])
     }
 
-    /// While a promise's first handler waits as the block's tail, the promise is resolved for
-    /// everything else: a handler attached to it inside that tail, or in a later step of the
-    /// same block, runs at once, so code there that waits for such a handler does not hang. (A
-    /// design that kept the promise "still starting its handlers" until its tail started made
-    /// these hang; the price of keeping them is the one ordering exception that
-    /// `chainsShareBlocks` documents.)
+    /// Once a promise resolved inside a block has dispatched its handler for the block's queue,
+    /// it is resolved for everything else: a handler attached to it inside that handler, or later
+    /// in the same block, runs at once, so code there that waits for such a handler does not
+    /// hang.
     @Test(arguments: [false, true])
-    func aHandlerAttachedWhileTheTailWaitsRunsAtOnceInsideTheBlock(fromTheTail: Bool) {
+    func aHandlerAttachedAfterTheQueuedOneRunsAtOnce(fromTheQueuedHandler fromTheTail: Bool) {
         let queue = TestQueues.serial("hops.tail-resolved")
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
@@ -287,8 +281,8 @@ import Testing
         let events = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
         let (promise, resolver) = resolvedInABlock(on: queue)
-        // The first handler runs as the block's tail; the second is dispatched behind the block.
-        // The first handler's own next handler must then queue behind the second, not overtake it.
+        // Both handlers are dispatched in attachment order. The first handler's own next handler
+        // must then queue behind the second, not overtake it.
         promise.map(on: queue) { value -> Int in
             events.append("first")
             return value
@@ -372,9 +366,7 @@ import Testing
         return (inTime, events.all)
     }
 
-    @Test func handlersOnTheMainQueueNeverShareABlock() {
-        // One object for the main queue throughout, so that only the main-queue rule (and not a
-        // mismatch of objects: on Linux each `DispatchQueue.main` is a new one) stops sharing.
+    @Test func handlersOnTheMainQueueAreBlocksOfTheirOwn() {
         // Swift Testing's entry point drains the main queue.
         let run = Self.stepsAroundAQueuedBlock(on: DispatchQueue.main)
 
@@ -382,24 +374,16 @@ import Testing
         #expect(run.events == ["step 1", "other block", "step 2"])
     }
 
-    @Test func handlersOnTheDefaultQueueShareABlock() {
-        let run = Self.stepsAroundAQueuedBlock(on: PMKConfiguration.defaultQueue)
+    @Test(arguments: [false, true])
+    func handlersOnOtherSerialQueuesAreBlocksOfTheirOwn(defaultQueue: Bool) {
+        let queue = defaultQueue ? PMKConfiguration.defaultQueue : TestQueues.serial("hops.own")
+        let run = Self.stepsAroundAQueuedBlock(on: queue)
 
         #expect(run.finished)
-        #expect(run.events == ["step 1", "step 2", "other block"])
+        #expect(run.events == ["step 1", "other block", "step 2"])
     }
 
-    @Test func withChainsShareBlocksOffEveryHandlerGetsABlockOfItsOwn() async {
-        await #expect(processExitsWith: .success) {
-            conf.chainsShareBlocks = false
-            let run = QueueHopTests.stepsAroundAQueuedBlock(on: TestQueues.serial("hops.off"))
-
-            #expect(run.finished)
-            #expect(run.events == ["step 1", "other block", "step 2"])
-        }
-    }
-
-    @Test func inlineHopsReleaseEveryValueOfTheChain() {
+    @Test func queuedHopsReleaseEveryValueOfTheChain() {
         let queue = TestQueues.serial("hops.release")
         let counter = LifetimeCounter()
         let finished = DispatchSemaphore(value: 0)

@@ -14,10 +14,6 @@ private enum MigratingFromPromiseKitExamples {
         conf.Q = (map: .main, return: .main)
     }
 
-    static func sharedBlocks() {
-        conf.chainsShareBlocks = false
-    }
-
     func report(_ result: Result<Profile, Error>) {
         switch result {
         case .success(let profile): print("fetched \(profile.name)")

@@ -1,0 +1,157 @@
+/// The handlers of a box that has had more than one, or had one attached while it fired, in
+/// attachment order, with who runs which: touched only under the lock of the one box that keeps
+/// it.
+///
+/// Each handler has a *lane*: the thread that attached it. While the box fires, the thread that
+/// sealed it (the *sealer*) runs the handlers one at a time; a thread that attaches meanwhile
+/// runs its own lane (a *helper*), so that it never waits for a handler another thread
+/// attached. A lane's handlers are taken in attachment order, and only while no runner runs
+/// another handler of the same lane: so each thread's handlers start in the order it attached
+/// them, each after the one before has returned, whichever threads run them.
+@usableFromInline
+final class HandlerList: @unchecked Sendable {
+    // Safety: every property is read and written only under the lock of the box that keeps the
+    // list (see `EmptyBox`), which also rules out overlapping accesses.
+
+    /// A handler and its lane (the tag of the thread that attached it, see ``ThreadRun/tag``).
+    @usableFromInline
+    typealias Entry = (handler: Handler, lane: UInt32)
+
+    /// The handlers in attachment order; `nil` where one was taken out. Those before `head`
+    /// are all gone.
+    @exclusivity(unchecked) @usableFromInline var entries: [Entry?]
+    @exclusivity(unchecked) @usableFromInline var head = 0
+    /// How many entries are not `nil`.
+    @exclusivity(unchecked) @usableFromInline var stored: Int
+    /// Whether the sealer is running a handler now, and that handler's lane.
+    @exclusivity(unchecked) @usableFromInline var sealerBusy = false
+    @exclusivity(unchecked) @usableFromInline var sealerLane: UInt32 = 0
+    /// The lanes helpers are running now.
+    @exclusivity(unchecked) @usableFromInline var helpers: [UInt32] = []
+    /// A lane whose thread attached while the sealer ran one of its handlers: the sealer takes
+    /// that lane's next handler next, so that the thread waits for nobody's handler but its own.
+    /// 0 when none.
+    @exclusivity(unchecked) @usableFromInline var preferred: UInt32 = 0
+    /// The `onCancel` bodies of a pending box, in the order they were added: not handlers, and
+    /// not dependents. They run if the box is cancelled and go when it is sealed otherwise.
+    @exclusivity(unchecked) @usableFromInline var hooks: [@Sendable () -> Void] = []
+
+    @usableFromInline
+    init(_ entries: [Entry?]) {
+        self.entries = entries
+        stored = entries.count
+    }
+
+    /// A list for a box whose sealer runs its only handler, of lane `lane`.
+    @usableFromInline
+    init(sealerRunning lane: UInt32) {
+        entries = []
+        stored = 0
+        sealerBusy = true
+        sealerLane = lane
+    }
+
+    @usableFromInline
+    func append(_ handler: Handler, lane: UInt32) {
+        entries.append((handler, lane))
+        stored += 1
+    }
+
+    /// Nothing stored and nothing running: the box may settle.
+    @usableFromInline
+    var isIdle: Bool { stored == 0 && !sealerBusy && helpers.isEmpty }
+
+    /// Stores `handler`, attached while the box fires, and says whether its thread must help.
+    ///
+    /// - Parameter sealing: the attaching thread is the sealer, attaching from inside one of the
+    ///   box's handlers: its loop takes the new one in its turn, after those attached before.
+    @usableFromInline
+    func attachWhileFiring(_ handler: Handler, lane: UInt32, sealing: Bool) -> Attachment {
+        append(handler, lane: lane)
+        if sealing { return .stored }
+        if sealerBusy, sealerLane == lane {
+            // The sealer runs this thread's handler now: it takes this one next.
+            preferred = lane
+            return .stored
+        }
+        if helpers.contains(lane) { return .stored }
+        helpers.append(lane)
+        return .help
+    }
+
+    /// The sealer's next handler, once it has finished one of lane `finished`: that lane's next
+    /// when its thread asked for it, else the first whose lane no helper runs.
+    @usableFromInline
+    func claimForSealer(finished: UInt32) -> Entry? {
+        sealerBusy = false
+        var next: Entry? = nil
+        if preferred != 0 {
+            let lane = preferred
+            preferred = 0
+            if lane == finished { next = take { $0 == lane } }
+        }
+        if next == nil {
+            next = helpers.isEmpty ? take { _ in true } : take { !helpers.contains($0) }
+        }
+        if let next {
+            sealerBusy = true
+            sealerLane = next.lane
+        }
+        return next
+    }
+
+    /// A helper's next handler: its own lane's; when none is left, it stops helping.
+    @usableFromInline
+    func claimForHelper(_ lane: UInt32) -> Entry? {
+        if let next = take({ $0 == lane }) { return next }
+        helpers.removeAll { $0 == lane }
+        return nil
+    }
+
+    /// Takes out the first handler whose lane passes `isEligible`.
+    @usableFromInline
+    func take(_ isEligible: (UInt32) -> Bool) -> Entry? {
+        for index in head..<entries.count {
+            if let handler = entries[index], isEligible(handler.lane) {
+                return take(at: index)
+            }
+        }
+        return nil
+    }
+
+    /// Takes back the handler of the dependent `receiver` (see ``Receiver/dependent``), unless it has been taken out to run. Searched from
+    /// both ends, so that cancelling dependents in or against attachment order is quick.
+    @usableFromInline
+    func remove(_ dependent: AnyObject) -> Entry? {
+        var low = head
+        var high = entries.count - 1
+        while low <= high {
+            if entries[low]?.handler.receiver === dependent { return take(at: low) }
+            if entries[high]?.handler.receiver === dependent { return take(at: high) }
+            low += 1
+            high -= 1
+        }
+        return nil
+    }
+
+    @usableFromInline
+    func take(at index: Int) -> Entry? {
+        let handler = entries[index].take()
+        stored -= 1
+        while head < entries.count, entries[head] == nil { head += 1 }
+        while entries.count > head, entries[entries.count - 1] == nil { entries.removeLast() }
+        // Compacted once holes outnumber handlers, so that attaching and taking back forever
+        // keeps the list small.
+        if entries.count - head > 2 * stored + 16 {
+            entries = entries[head...].filter { $0 != nil }
+            head = 0
+        }
+        return handler
+    }
+
+    /// Tells every stored receiver that it will never be called: the box is freed unresolved.
+    @usableFromInline
+    func abandonAll(by source: ObjectIdentifier) {
+        for case let entry? in entries[head...] { entry.handler.abandon(by: source) }
+    }
+}

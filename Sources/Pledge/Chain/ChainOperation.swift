@@ -1,0 +1,65 @@
+/// What an operator does with the result of the thenable it is attached to: `map`, `then`,
+/// `catch`, … each describe themselves as a small value of this kind and hand it to
+/// ``Thenable/_chain(_:_:)``. Generic structs, so client code is fully specialised.
+@usableFromInline
+protocol ChainOperation: Sendable {
+    associatedtype Input: Sendable
+    associatedtype Output: Sendable
+
+    /// Lets go of the user's closure, and everything it captures: the operator's box does so as
+    /// soon as it takes the operation to run, or gives it up. A discarded operation is never run
+    /// (if it were, it would reject with ``PMKError/cancelled`` rather than trap).
+    mutating func discard()
+
+    /// Whether ``run(_:into:)`` calls user code for `result`. Only such results go to the
+    /// operator's executor; the others (a rejection reaching `map`, a fulfilment reaching
+    /// `catch`) pass through inline, without dispatching. By default, a fulfilment.
+    func acts(on result: Result<Input, Error>) -> Bool
+
+    /// Resolves `box` for `result`: seals it, or makes it follow another thenable. Takes the
+    /// user's closure out of the operation to call it, so that it goes once it has run.
+    ///
+    /// - Returns: the work that fires `box` when this call sealed it and handlers are due.
+    mutating func run(_ result: Result<Input, Error>, into box: ChainedBox<Self>) -> Work?
+
+    /// The box of this operation applied now, inline, to `source`, a box born sealed.
+    func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>>
+}
+
+extension ChainOperation {
+    @inlinable
+    func acts(on result: Result<Input, Error>) -> Bool {
+        if case .success = result { true } else { false }
+    }
+
+    @inlinable
+    func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
+        let box = ChainedBox(self, on: .inline, after: source, linked: false)
+        ThreadRun.current.start(box.operate(source.result()))
+        return box
+    }
+}
+
+/// An operation whose output is known as soon as its closure returns (`map`, `done`, `catch`,
+/// …), as opposed to one that follows another thenable (`then`, `recover`).
+@usableFromInline
+protocol ValueOperation: ChainOperation {
+    /// The output for `result`, running user code when ``ChainOperation/acts(on:)`` says so.
+    mutating func output(for result: Result<Input, Error>) -> Result<Output, Error>
+}
+
+extension ValueOperation {
+    @inlinable
+    mutating func run(_ result: Result<Input, Error>, into box: ChainedBox<Self>) -> Work? {
+        box.seal(output(for: result))
+    }
+
+    /// A settled input needs no pending box: the output is born sealed.
+    @inlinable
+    func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
+        var operation = self
+        let box = bornSealed(operation.output(for: source.result()))
+        box.inheritSite(from: source)
+        return box
+    }
+}

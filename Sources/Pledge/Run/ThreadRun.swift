@@ -1,0 +1,199 @@
+import CPledgeThreadLocal
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One unit of work for a thread's run.
+@usableFromInline
+enum Work {
+    /// Run the handlers of this sealed box, as the thread that sealed it.
+    case fire(AnyBox)
+    /// Run this thread's own handlers of this firing box (see ``HandlerList``).
+    case help(AnyBox)
+    /// Run an operation a dispatcher called back inline while the thread was nested too deep.
+    case call(() -> Work?)
+}
+
+/// What the engine keeps per thread: the work of its runs, how deep they are nested, and the
+/// thread's tag, the lane of the handlers it attaches (see ``HandlerList``). It lives at a fixed
+/// address from the thread's first run to its exit, and the engine passes that address around
+/// (``ThreadRun``), which costs no reference count.
+///
+/// A *run* is one loop over the thread's work: every path that runs handlers goes through one
+/// (resolving a promise, attaching to a settled or firing one, the body of a block Pledge
+/// dispatched). Handlers never run the handlers of the boxes they seal: they hand the box back,
+/// and the loop fires it, so resolving a chain of any length uses constant stack.
+///
+/// User code can start a run from inside a handler (a resolver called there), which nests one run
+/// inside another. Past ``maximumNesting`` nested runs, new work is left to the innermost running
+/// loop, which runs it as soon as the current work returns; `wait()` runs it before blocking
+/// (see ``ThreadRun/runLeftWork()``). So chains linked through resolvers or `pipe(to:)` do not
+/// grow the stack either, while code that resolves a promise and reads what its handlers did,
+/// inside a handler, keeps working at the depths where code does that.
+@usableFromInline
+struct ThreadState {
+    /// A number no other live thread has; never 0.
+    @usableFromInline let tag: UInt32
+    /// How many runs may nest on one thread before new work is left to the running loop.
+    @usableFromInline let maximumNesting = 16
+    /// How many runs are active on this thread, one inside another.
+    @usableFromInline var depth = 0
+    /// Work of the active runs, last first; each run owns what is above its start.
+    @usableFromInline var stack: [Work] = []
+    /// Work left to the innermost running loop by code nested too deep.
+    @usableFromInline var deferred: [Work] = []
+    /// The box whose handlers this thread's innermost sealing loop runs: attaching to it again
+    /// from one of them, the thread leaves the new handler to that loop (A+ 2.2.6).
+    @usableFromInline var sealing: ObjectIdentifier?
+    /// Objects waiting to be released iteratively (see ``ThreadRun/release(_:)``), and whether
+    /// the loop that releases them runs.
+    @usableFromInline var parked: [Any] = []
+    @usableFromInline var releasing = false
+
+    @usableFromInline
+    init(tag: UInt32) {
+        self.tag = tag
+    }
+}
+
+/// The address of this thread's ``ThreadState``: what the engine passes around.
+///
+/// Safety: the state is allocated by `makeCurrent` and freed by the thread's exit destructor,
+/// after which none of the thread's code runs. Only its own thread uses it, each access one
+/// short statement, so accesses never overlap.
+@usableFromInline
+typealias ThreadRun = UnsafeMutablePointer<ThreadState>
+
+extension UnsafeMutablePointer where Pointee == ThreadState {
+    /// This thread's state, made on first use and freed when the thread exits.
+    @inlinable
+    static var current: ThreadRun {
+        guard let pointer = pledge_get_thread_run_state() else { return makeCurrent() }
+        return pointer.assumingMemoryBound(to: ThreadState.self)
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> ThreadRun {
+        let state = ThreadRun.allocate(capacity: 1)
+        state.initialize(to: ThreadState(tag: ThreadState.takeTag()))
+        pthread_setspecific(threadExitKey, state)
+        pledge_set_thread_run_state(state)
+        return state
+    }
+
+    /// Runs `work` and everything it leads to before returning; or, when the thread is nested
+    /// too deep, leaves it to the innermost running loop.
+    @inlinable
+    static func run(_ work: Work) {
+        let thread = current
+        guard thread.pointee.depth < thread.pointee.maximumNesting else { return thread.pointee.deferred.append(work) }
+        thread.start(work)
+    }
+
+    /// Starts a run with `first`, however deep the thread is nested, and does everything it
+    /// leads to: for work that nests only as deep as the code calling it (the body of a block
+    /// Pledge dispatched, an operator applied at once to a settled promise), which computes
+    /// `first` by calling user code, outside the run.
+    @inlinable
+    func start(_ first: consuming Work?) {
+        pointee.depth += 1
+        let base = pointee.stack.count
+        var next = first
+        while true {
+            if !pointee.deferred.isEmpty {
+                // Left by nested code that would have run inside the work just done: next.
+                if let work = next.take() { pointee.stack.append(work) }
+                pointee.stack.append(contentsOf: pointee.deferred.reversed())
+                pointee.deferred.removeAll(keepingCapacity: true)
+            }
+            if case .none = next, pointee.stack.count > base { next = pointee.stack.popLast() }
+            guard let work = next.take() else { break }
+            let mark = pointee.stack.count
+            switch consume work {
+            case .fire(let box): next = box.fire(on: self, helping: false)
+            case .help(let box): next = box.fire(on: self, helping: true)
+            case .call(let body): next = body()
+            }
+            // What the work scheduled beyond `next` runs after next's own cascade, in the order it
+            // was scheduled: depth first.
+            if pointee.stack.count - mark > 1 { pointee.stack[mark...].reverse() }
+        }
+        pointee.depth -= 1
+    }
+
+    /// Schedules `work` in the current run, after the work running now: for the firing loop
+    /// (``AnyBox/fire(on:helping:)``), which runs inside the run; everything else hands its work
+    /// back instead.
+    @inlinable
+    func schedule(_ work: Work) {
+        pointee.stack.append(work)
+    }
+
+    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
+    /// for code about to block the thread, since that work may be what it waits for.
+    @usableFromInline
+    static func runLeftWork() {
+        let thread = current
+        guard !thread.pointee.deferred.isEmpty else { return }
+        thread.start(nil)
+    }
+
+    /// Releases `item` (the handlers of a box freed unresolved, or an operation they held) now,
+    /// or, when this thread is releasing already, right after: each handler owns the rest of its
+    /// chain, so releasing a long abandoned chain recursively would run a `deinit` per link on
+    /// the stack.
+    @usableFromInline
+    static func release(_ item: consuming Any) {
+        let thread = current
+        thread.pointee.parked.append(item)
+        guard !thread.pointee.releasing else { return }
+        thread.pointee.releasing = true
+        // Each item is released at the end of its iteration; that may park more.
+        while let item = thread.pointee.parked.popLast() { _ = item }
+        thread.pointee.releasing = false
+    }
+}
+
+/// The key whose destructor frees a thread's ``ThreadState`` as the thread exits (the state is
+/// read through a C thread-local variable, one load, and found here only to be freed).
+let threadExitKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { pointer in
+        // Pledge code that a later exit handler runs makes a new state, which this frees.
+        pledge_set_thread_run_state(nil)
+        #if canImport(Darwin)
+            let state = pointer.assumingMemoryBound(to: ThreadState.self)
+        #else
+            guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
+        #endif
+        ThreadState.giveBack(state.pointee.tag)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+    return key
+}()
+
+extension ThreadState {
+    /// Tags given back by threads that exited, and the next tag never handed out: each tag is
+    /// held by one live thread at a time.
+    static let tags = LockedValue<(free: [UInt32], next: UInt32)>(([], 1))
+
+    /// A tag no other live thread holds.
+    static func takeTag() -> UInt32 {
+        tags.withLock { tags in
+            if let tag = tags.free.popLast() { return tag }
+            defer { tags.next += 1 }
+            return tags.next
+        }
+    }
+
+    /// Returns `tag`, when its thread exits.
+    static func giveBack(_ tag: UInt32) {
+        tags.withLock { $0.free.append(tag) }
+    }
+}
