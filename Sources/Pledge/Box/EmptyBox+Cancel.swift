@@ -80,6 +80,8 @@ extension EmptyBox {
         let (due, hooks) = settle(waiting, failure: nil)
         lock.unlock()
         withdrawn?.abandon(by: ObjectIdentifier(self))
+        // Released after the lock; a lazy body that owns the rest of a chain frees it from a
+        // loop (see `LazyBox`).
         extendLifetime(producer)
         for hook in hooks { hook() }
         if let due { ThreadRun.run(due) }

@@ -135,6 +135,41 @@ struct StressDeepChainTests {
         #expect(probe.spread < Self.allowedDepth, "the stack grew by \(probe.spread) bytes")
     }
 
+    /// Lazy promises whose bodies each capture the lazy promise before: nothing attaches, so the
+    /// chain is freed unstarted, each body owning the rest of the chain.
+    @Test("a million lazy promises, each body holding the one before, freed unstarted in constant stack")
+    func unstartedLazyChainIsFreedIteratively() {
+        let built = Self.lazyChain()
+        let probe = StressStackProbe()
+        let freed = Self.resolveOnSmallStack(probe) { built.clear() }
+        #expect(freed, "releasing the chain did not finish in time")
+    }
+
+    /// The same chain, cancelled at its end before it is freed: cancelling drops the body.
+    @Test("a million lazy promises cancelled at the end, then freed, in constant stack")
+    func cancelledLazyChainIsFreedIteratively() {
+        let built = Self.lazyChain()
+        let probe = StressStackProbe()
+        let freed = Self.resolveOnSmallStack(probe) {
+            built.promise?.cancel()
+            built.clear()
+        }
+        #expect(freed, "cancelling and releasing the chain did not finish in time")
+    }
+
+    private static func lazyChain() -> StressPromiseHolder {
+        let fullLength = RendezvousScale.underThreadSanitizer ? 250_000 : 1_000_000
+        let length = RendezvousScale.scaled(fullLength, minimum: 100_000)
+        let built = StressPromiseHolder()
+        var tail = Promise<Int>.lazy { $0.fulfill(0) }
+        for _ in 1...length {
+            let previous = tail
+            tail = Promise<Int>.lazy { seal in previous.pipe(to: seal.resolve) }
+        }
+        built.promise = tail
+        return built
+    }
+
     private static func resolveOnSmallStack(
         _ probe: StressStackProbe, _ resolve: @escaping @Sendable () -> Void
     ) -> Bool {
@@ -160,6 +195,17 @@ private final class StressChainHolder: @unchecked Sendable {
     func clear() {
         root = nil
         resolver = nil
+    }
+}
+
+/// Holds a promise until another thread releases it.
+private final class StressPromiseHolder: @unchecked Sendable {
+    // Safety: written before the releasing thread starts and then used only by that thread; the
+    // thread start orders the two.
+    var promise: Promise<Int>?
+
+    func clear() {
+        promise = nil
     }
 }
 
