@@ -73,8 +73,9 @@ struct Handler: Sendable {
             switch event {
             case .sealed(let source):
                 return box.seal(unsafeDowncast(source, to: Box<Result<T, Error>>.self).result())
-            case .abandoned(let source):
-                box.abandon(from: source)
+            case .abandoned:
+                // Only the link goes: the operation belongs to the box's input handler.
+                box.unlink()
                 return nil
             }
         }

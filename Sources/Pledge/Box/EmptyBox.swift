@@ -302,8 +302,13 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @usableFromInline
     func peekUpstream() -> AnyBox? { nil }
 
-    /// The box was cancelled: drops what it kept to resolve itself (an operator's closure, a lazy
-    /// box's body), for the caller to release after the lock. Called under the lock.
+    /// Forgets the box this one depends on (see ``ChainedBox/upstreamLink``); ``ChainedBox``
+    /// overrides it.
+    @usableFromInline
+    func unlink() {}
+
+    /// The box was cancelled: drops what it kept to resolve itself (a lazy box's body), for the
+    /// caller to release after the lock. Called under the lock.
     @usableFromInline
     func dropProducer() -> Any? { nil }
 }

@@ -48,10 +48,10 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @unchecked Sendable
 {
     // Safety: `upstreamLink` is read and written under the lock, like every stored property of a
-    // box (see `EmptyBox`). `operation` is touched only by this box's handler in the box it
-    // waits on, when it is called or abandoned, which happens once (`EmptyBox` takes a handler
-    // out under its lock to do either), and by `init` and `deinit`: never by two threads at
-    // once. `executor` is immutable.
+    // box (see `EmptyBox`). `operation` is touched only by this box's handler in its input,
+    // when it is called or abandoned, which happens once (`EmptyBox` takes a handler out under
+    // its lock to do either), and by `init` and `deinit`: never by two threads at once (the
+    // handler `follow` attaches only unlinks). `executor` is immutable.
 
     /// The operation, until the handler that waits for the input is called or abandoned: then it
     /// is run, or dropped, and discarded either way. Kept as the bare generic type, so that
@@ -111,7 +111,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// Forgets the upstream: the input is in hand, so the upstream is sealed and can no longer
     /// be cancelled.
     @inlinable
-    final func unlink() {
+    override final func unlink() {
         lock.lock()
         upstreamLink = nil
         lock.unlock()

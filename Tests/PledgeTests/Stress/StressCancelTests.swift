@@ -1,4 +1,6 @@
+import Dispatch
 import Pledge
+import Synchronization
 import Testing
 
 /// Threads cancel, resolve and attach to the same promises at the same instant: exactly one
@@ -207,6 +209,43 @@ extension ConfigurationTests {
             #expect(waiting.allSatisfy { $0.isCancelled })
             #expect((0..<rounds).allSatisfy { hooks[$0] == 1 })
             withExtendedLifetime(kept) {}
+        }
+    }
+}
+
+extension StressCancelTests {
+    /// `cancel()` racing a queued `then` whose closure returns a pending promise: the cancel may
+    /// take back the handler the `then`'s box attached to that promise while the box is still
+    /// finishing its operation. Taking it back touches only the link, never the operation (a
+    /// race ThreadSanitizer reports), and whenever the closure ran, the promise it returned ends
+    /// cancelled, since its only would-be dependent is.
+    @Test("cancel racing a then that follows the pending promise its closure returned")
+    func cancelRacingFollow() {
+        let rounds = RendezvousScale.scaled(2_000, minimum: 200)
+        let queue = DispatchQueue(label: "stress.cancel-racing-follow")
+        for _ in 0..<rounds {
+            let (inner, _) = Promise<Int>.pending()
+            let (gate, open) = Promise<Void>.pending()
+            let called = Atomic<Bool>(false)
+            let outer = gate.then(on: queue) { () -> Promise<Int> in
+                called.store(true, ordering: .relaxed)
+                return inner
+            }
+            let go = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                go.wait()
+                outer.cancel()
+                finished.signal()
+            }
+            open.fulfill(())
+            go.signal()
+            #expect(finished.wait(timeout: .testTimeout) == .success)
+            queue.sync {}
+            #expect(outer.isCancelled)
+            if called.load(ordering: .relaxed) {
+                #expect(inner.isCancelled, "the promise the closure returned outlived its only dependent")
+            }
         }
     }
 }
