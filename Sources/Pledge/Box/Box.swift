@@ -260,7 +260,7 @@ extension Box {
     /// attached to the box before has returned; at once, on this thread, when the box has
     /// settled.
     @inlinable
-    final func attach(_ handler: Handler) {
+    final func attach(_ handler: consuming Handler) {
         let thread = ThreadRun.current
         switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
         case .stored: return
@@ -276,7 +276,7 @@ extension Box {
     ///
     /// - Returns: the work the handler made due at once, or helping this box fire.
     @inlinable
-    final func attach(_ handler: Handler, in thread: ThreadRun) -> Work? {
+    final func attach(_ handler: consuming Handler, in thread: ThreadRun) -> Work? {
         switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
         case .stored: return nil
         case .help: return .help(self)

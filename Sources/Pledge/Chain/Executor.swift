@@ -36,7 +36,7 @@ enum Executor: Sendable {
     /// a dropping dispatcher (``InvalidatableQueue``) drops its body; a guarantee stays pending.
     @inlinable
     init(_ dispatcher: any Dispatcher, cancelsOnDrop: Bool) {
-        if let queue = dispatcher as? DispatchQueue {
+        if let queue = dispatcher._dispatchQueue {
             self = .queue(queue)
         } else if let dropping = dispatcher as? any DroppingDispatcher {
             self = .custom(

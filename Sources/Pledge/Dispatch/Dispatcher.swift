@@ -33,9 +33,21 @@ public protocol Dispatcher: Sendable {
     ///
     /// - Parameter body: The work to run.
     func dispatch(_ body: @escaping @Sendable () -> Void)
+
+    /// The queue this dispatcher is, when it is one: operators given it dispatch there directly,
+    /// as they do when given the queue itself. `nil` by default; `DispatchQueue` returns itself.
+    var _dispatchQueue: DispatchQueue? { get }
+}
+
+extension Dispatcher {
+    /// `nil`: this dispatcher is not a `DispatchQueue`.
+    public var _dispatchQueue: DispatchQueue? { nil }
 }
 
 extension DispatchQueue: Dispatcher {
+    /// The queue itself.
+    public var _dispatchQueue: DispatchQueue? { self }
+
     /// Runs `body` asynchronously on this queue: `async(execute:)`.
     ///
     /// ```swift

@@ -32,6 +32,23 @@ import Testing
         #expect(order(on: queue) { head, step in head.map(on: erased, step).map(on: erased, step) } == oneBlockEach)
     }
 
+    @Test func aDispatcherThatNamesItsQueueIsDispatchedToDirectly() throws {
+        let dispatcher = QueueNamingDispatcher(TestQueues.serial("dispatcher.namesQueue"))
+        let queue = dispatcher.queue
+        let ranOnQueue = Recorder<Bool>()
+
+        let result = Promise.value(1).map(on: dispatcher) {
+            ranOnQueue.append(TestQueues.isOn(queue))
+            return $0 + 1
+        }.settledResult()
+
+        #expect(try result?.get() == 2)
+        #expect(ranOnQueue.all == [true])
+        #expect(dispatcher.dispatches == 0)
+        #expect(queue._dispatchQueue === queue)
+        #expect(InlineDispatcher()._dispatchQueue == nil)
+    }
+
     @Test func aCustomDispatcherDispatchesEveryActingStepOnce() {
         let dispatcher = CountingDispatcher("dispatcher.count")
         let order = order(on: dispatcher.queue) { head, step in
@@ -152,5 +169,22 @@ import Testing
         #expect(onASmallStack { resolver.fulfill(0) })
 
         #expect(tail.value == 1_000_000)
+    }
+}
+
+/// A dispatcher that says it is `queue`: operators dispatch there directly and never call
+/// `dispatch(_:)`, which counts its calls.
+private final class QueueNamingDispatcher: Dispatcher {
+    let queue: DispatchQueue
+    private let calls = Recorder<Int>()
+
+    init(_ queue: DispatchQueue) { self.queue = queue }
+
+    var dispatches: Int { calls.all.count }
+    var _dispatchQueue: DispatchQueue? { queue }
+
+    func dispatch(_ body: @escaping @Sendable () -> Void) {
+        calls.append(1)
+        queue.async(execute: body)
     }
 }
