@@ -86,11 +86,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 list.abandonAll(by: ObjectIdentifier(self))
                 ThreadRun.release(consume list)
             }
-        case .unstarted:
-            break
-        case .firing:
-            break
-        case .settled:
+        default:
             break
         }
     }

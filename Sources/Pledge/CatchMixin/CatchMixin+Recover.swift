@@ -3,10 +3,11 @@ import Dispatch
 extension CatchMixin {
     /// Recovers from an error by continuing with the thenable `body` returns.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) if this
-    /// promise is rejected with an error `policy` accepts; otherwise the result passes through
-    /// unchanged, without dispatching. A throw from `body` rejects the result with that error.
-    /// Returning the promise this call returns rejects it with ``PMKError/returnedSelf``.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) if this promise is rejected with an error `policy` accepts; otherwise the
+    /// result passes through unchanged, without dispatching. A throw from `body` rejects the result
+    /// with that error. Returning the promise this call returns rejects it with
+    /// ``PMKError/returnedSelf``.
     ///
     /// ```swift
     /// fetchFromNetwork().recover { error -> Promise<Data> in
@@ -16,38 +17,71 @@ extension CatchMixin {
     /// ```
     ///
     /// - Returns: A promise of this promise's value, or of the recovered one.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func recover<U: Thenable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        Promise(box: _chain(Executor(on, flags: flags), RecoverOperation(policy: policy, body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), RecoverOperation(policy: policy, body)))
+    }
+
+    /// `recover(on:flags:policy:_:)` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    public func recover<U: Thenable>(
+        flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) throws -> U
+    ) -> Promise<T> where U.T == T {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
+                RecoverOperation(policy: policy, synchronous(body))))
     }
 
     /// Recovers from every error, cancellations included, with a guarantee: the result can no
     /// longer fail.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) if this
-    /// promise is rejected.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) if this promise is rejected.
     ///
     /// ```swift
     /// fetchAvatar().recover { _ in Guarantee.value(.placeholder) }.done { show($0) }
     /// ```
     ///
     /// - Returns: A guarantee of this promise's value, or of the recovered one.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     @discardableResult
     public func recover(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Guarantee<T>
     ) -> Guarantee<T> {
-        Guarantee(box: _chain(Executor(on, flags: flags), RecoverToGuaranteeOperation(body)))
+        Guarantee(box: _chain(Executor(on, flags: flags, isolation: nil), RecoverToGuaranteeOperation(body)))
+    }
+
+    /// `recover(on:flags:_:)` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    @discardableResult
+    public func recover(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Guarantee<T>
+    ) -> Guarantee<T> {
+        Guarantee(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
+                RecoverToGuaranteeOperation(synchronous(body))))
     }
 
     /// Runs `body` when this promise resolves, fulfilled or rejected, and passes the result on
     /// unchanged once `body` returns.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// ```swift
     /// spinner.start()
@@ -55,30 +89,60 @@ extension CatchMixin {
     /// ```
     ///
     /// - Returns: A promise with the same result.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func ensure(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(Executor(on, flags: flags), EnsureOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), EnsureOperation(body)))
+    }
+
+    /// ``ensure(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    public func ensure(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
+    ) -> Promise<T> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), EnsureOperation(synchronous(body))))
     }
 
     /// Runs the asynchronous cleanup `body` when this promise resolves, and passes the result on
     /// unchanged once the guarantee `body` returns has resolved.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// ```swift
     /// openConnection().then { use($0) }.ensureThen { connection.close() }
     /// ```
     ///
     /// - Returns: A promise with the same result.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func ensureThen(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
-        Promise(box: _chain(Executor(on, flags: flags), EnsureThenOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), EnsureThenOperation(body)))
+    }
+
+    /// ``ensureThen(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    public func ensureThen(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Guarantee<Void>
+    ) -> Promise<T> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), EnsureThenOperation(synchronous(body))
+            ))
     }
 }
 
@@ -86,30 +150,64 @@ extension CatchMixin where T == Void {
     /// Recovers from every error of a `Void` promise by running `body`; the result can no
     /// longer fail.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) if this
-    /// promise is rejected.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) if this promise is rejected.
     ///
     /// - Returns: A guarantee fulfilled once this promise is fulfilled or `body` has returned.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     @discardableResult
     public func recover(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Error) -> Void
     ) -> Guarantee<Void> {
-        Guarantee(box: _chain(Executor(on, flags: flags), RecoverVoidOperation(policy: .allErrors, body)))
+        Guarantee(
+            box: _chain(Executor(on, flags: flags, isolation: nil), RecoverVoidOperation(policy: .allErrors, body)))
+    }
+
+    /// `recover(on:flags:_:)` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    @discardableResult
+    public func recover(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> Guarantee<Void> {
+        Guarantee(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
+                RecoverVoidOperation(policy: .allErrors, synchronous(body))))
     }
 
     /// Recovers from errors `policy` accepts by running `body`, which may throw to reject.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// - Returns: A promise fulfilled once this promise is fulfilled or `body` has returned.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func recover(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chain(Executor(on, flags: flags), RecoverVoidOperation(policy: policy, body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), RecoverVoidOperation(policy: policy, body)))
+    }
+
+    /// `recover(on:flags:policy:_:)` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    public func recover(
+        flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) throws -> Void
+    ) -> Promise<Void> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
+                RecoverVoidOperation(policy: policy, synchronous(body))))
     }
 }
 

@@ -8,9 +8,10 @@ public protocol CatchMixin: Thenable {}
 extension CatchMixin {
     /// Handles the error that ends a chain.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`) if
-    /// this promise is rejected with an error `policy` accepts. With the default policy,
-    /// ``CatchPolicy/allErrorsExceptCancellation``, cancellations are dropped silently.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`) if this promise is rejected with an error `policy` accepts. With the
+    /// default policy, ``CatchPolicy/allErrorsExceptCancellation``, cancellations are dropped
+    /// silently.
     ///
     /// ```swift
     /// fetchUser(id).done { show($0) }.catch { error in
@@ -22,13 +23,30 @@ extension CatchMixin {
     ///
     /// - Returns: A finalizer, to run code with ``PMKFinalizer/finally(on:flags:_:)`` once the
     ///   chain has ended either way.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     @discardableResult
     public func `catch`(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         policy: CatchPolicy = conf.catchPolicy, _ body: @escaping @Sendable (Error) -> Void
     ) -> PMKFinalizer {
-        PMKFinalizer(_chain(Executor(on, flags: flags), CatchOperation(policy: policy, body)))
+        PMKFinalizer(_chain(Executor(on, flags: flags, isolation: nil), CatchOperation(policy: policy, body)))
+    }
+
+    /// ``catch(on:flags:policy:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    @discardableResult
+    public func `catch`(
+        flags: DispatchWorkItemFlags? = nil,
+        policy: CatchPolicy = conf.catchPolicy,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Void
+    ) -> PMKFinalizer {
+        PMKFinalizer(
+            _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation),
+                CatchOperation(policy: policy, synchronous(body))))
     }
 
     /// Drops any error on purpose, reporting it as ``LogEvent/cauterized(_:)`` through

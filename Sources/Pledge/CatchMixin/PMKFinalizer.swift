@@ -12,17 +12,38 @@ public final class PMKFinalizer: Sendable {
 
     /// Runs `body` once the chain has ended, whether the `catch` before it ran or not.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// ```swift
     /// spinner.start()
     /// fetch().done { show($0) }.catch { showAlert($0) }.finally { spinner.stop() }
     /// ```
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func finally(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable () -> Void
     ) {
         _ = Promise(box: box).ensure(on: on, flags: flags, body)
+    }
+
+    /// ``finally(on:flags:_:)`` with its closure run where it is written: isolated to the actor
+    /// of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    public func finally(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
+    ) {
+        _ = Promise(box: box).ensure(body)
+    }
+
+    /// ``finally(flags:_:)`` on the main queue, with its closure isolated to the main actor.
+    @inlinable
+    public func finally(
+        on _: PMKMainQueue, _ body: @escaping @MainActor @Sendable () -> Void
+    ) {
+        finally(body)
     }
 }

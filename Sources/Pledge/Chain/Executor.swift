@@ -11,10 +11,20 @@ enum Executor: Sendable {
     /// keep every operator's box small.
     case custom(CustomExecutor)
 
-    /// The executor of an operator given `on: queue, flags: flags`. Flags mean nothing without a
+    /// The executor of an operator given `on: queue, flags: flags`, whose closure is isolated to
+    /// `isolation`: then it runs there instead, on the main queue for the main actor (with the
+    /// flags), else through the actor (see ``ActorDispatcher``). Flags mean nothing without a
     /// queue: they are reported (``LogEvent/nilDispatchQueueWithFlags``) and ignored.
     @inlinable
-    init(_ queue: DispatchQueue?, flags: DispatchWorkItemFlags?) {
+    init(_ queue: DispatchQueue?, flags: DispatchWorkItemFlags?, isolation: (any Actor)?) {
+        var queue = queue
+        if let isolation {
+            guard isolation === MainActor.shared else {
+                self.init(ActorDispatcher(isolation), cancelsOnDrop: false)
+                return
+            }
+            queue = .main
+        }
         guard let queue else {
             if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
             self = .inline
@@ -26,9 +36,7 @@ enum Executor: Sendable {
         }
         let raw = flags.rawValue
         self = .custom(
-            CustomExecutor { (body: @escaping @Sendable () -> Void, _: @escaping @Sendable () -> Void) in
-                queue.async(flags: DispatchWorkItemFlags(rawValue: raw), execute: body)
-            })
+            CustomExecutor { body, _ in queue.async(flags: DispatchWorkItemFlags(rawValue: raw), execute: body) })
     }
 
     /// The executor of an operator given `on: dispatcher`. A dispatcher that is a queue takes
@@ -39,14 +47,10 @@ enum Executor: Sendable {
         if let queue = dispatcher._dispatchQueue {
             self = .queue(queue)
         } else if let dropping = dispatcher as? any DroppingDispatcher {
+            // A guarantee cannot fail: its box stays pending, and goes with its holders.
             self = .custom(
-                CustomExecutor { (body: @escaping @Sendable () -> Void, dropped: @escaping @Sendable () -> Void) in
-                    if cancelsOnDrop {
-                        dropping.dispatch(body, orDrop: dropped)
-                    } else {
-                        // A guarantee cannot fail: its box stays pending, and goes with its holders.
-                        dropping.dispatch(body, orDrop: {})
-                    }
+                CustomExecutor { body, dropped in
+                    dropping.dispatch(body, orDrop: cancelsOnDrop ? dropped : { @Sendable in })
                 })
         } else {
             self = .custom(
@@ -55,6 +59,34 @@ enum Executor: Sendable {
                 })
         }
     }
+}
+
+// The forms without `on:` call their closures through these, synchronously, where
+// `Executor.init(_:flags:isolation:)` sends them: a nonisolated closure anywhere, a main-actor
+// one on the main queue, an actor's inside the actor (see `ActorDispatcher`).
+//
+// Safety: an `@isolated(any)` function has a plain function's representation, its isolation kept
+// in its context (`unsafeBitCast` traps if the sizes differ). Swift calls it only with `await`,
+// as the caller may be off its executor; Pledge calls it only on its executor, as above.
+
+@inlinable
+func synchronous<I, O>(_ body: @escaping @isolated(any) @Sendable (I) throws -> O) -> @Sendable (I) throws -> O {
+    unsafeBitCast(body, to: (@Sendable (I) throws -> O).self)
+}
+
+@inlinable
+func synchronous<I, O>(_ body: @escaping @isolated(any) @Sendable (I) -> O) -> @Sendable (I) -> O {
+    unsafeBitCast(body, to: (@Sendable (I) -> O).self)
+}
+
+@inlinable
+func synchronous<O>(_ body: @escaping @isolated(any) @Sendable () -> O) -> @Sendable () -> O {
+    unsafeBitCast(body, to: (@Sendable () -> O).self)
+}
+
+@inlinable
+func synchronous<A, B, O>(_ body: @escaping @isolated(any) @Sendable (A, B) -> O) -> @Sendable (A, B) -> O {
+    unsafeBitCast(body, to: (@Sendable (A, B) -> O).self)
 }
 
 /// A queue with flags, or a ``Dispatcher``, as an ``Executor`` holds it.

@@ -9,62 +9,122 @@ import Dispatch
 extension Guarantee {
     /// Ends the chain with the value.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`)
-    /// once this guarantee has its value.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`) once this guarantee has its value.
     ///
     /// - Returns: A guarantee that has `Void` once `body` returns.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     @discardableResult
     public func done(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<Void> {
-        Guarantee<Void>(box: _chain(Executor(on, flags: flags), MapOperation(body)))
+        Guarantee<Void>(box: _chain(Executor(on, flags: flags, isolation: nil), MapOperation(body)))
+    }
+
+    /// ``done(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    @discardableResult
+    public func done(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Void
+    ) -> Guarantee<Void> {
+        Guarantee<Void>(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
     }
 
     /// Looks at the value without changing it.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// - Returns: A guarantee of the same value, once `body` returns.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func get(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Void
     ) -> Guarantee<T> {
-        Guarantee<T>(box: _chain(Executor(on, flags: flags), GetOperation(body)))
+        Guarantee<T>(box: _chain(Executor(on, flags: flags, isolation: nil), GetOperation(body)))
+    }
+
+    /// ``get(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @inlinable
+    public func get(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Void
+    ) -> Guarantee<T> {
+        Guarantee<T>(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), GetOperation(synchronous(body))))
     }
 
     /// Transforms the value.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`). A
-    /// throwing closure picks ``Thenable/map(on:flags:_:)`` instead, which returns a promise.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`). A throwing closure picks ``Thenable/map(on:flags:_:)`` instead, which
+    /// returns a promise.
     ///
     /// ```swift
     /// Guarantee.value(2).map { $0 * 21 }.done { print($0) }   // 42
     /// ```
     ///
     /// - Returns: A guarantee of the transformed value.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func map<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> U
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chain(Executor(on, flags: flags), MapOperation(body)))
+        Guarantee<U>(box: _chain(Executor(on, flags: flags, isolation: nil), MapOperation(body)))
+    }
+
+    /// ``map(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    public func map<U: Sendable>(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> U
+    ) -> Guarantee<U> {
+        Guarantee<U>(
+            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
     }
 
     /// Continues with the guarantee `body` returns.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`).
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`).
     ///
     /// - Returns: A guarantee that resolves as the one from `body` does.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     @discardableResult
     public func then<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) -> Guarantee<U>
     ) -> Guarantee<U> {
-        Guarantee<U>(box: _chain(Executor(on, flags: flags), ThenOperation(body)))
+        Guarantee<U>(box: _chain(Executor(on, flags: flags, isolation: nil), ThenOperation(body)))
+    }
+
+    /// ``then(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    @discardableResult
+    public func then<U: Sendable>(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Guarantee<U>
+    ) -> Guarantee<U> {
+        Guarantee<U>(
+            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), ThenOperation(synchronous(body)))
+        )
     }
 
     /// Discards the value. Runs inline; nothing is dispatched.

@@ -4,9 +4,9 @@ extension Thenable {
     /// Ends the chain with the value: `body` consumes it and the result is a `Promise<Void>`,
     /// usually followed by `catch`.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`) once
-    /// this thenable is fulfilled. A rejection skips it, without dispatching; a throw rejects the
-    /// result.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`) once this thenable is fulfilled. A rejection skips it, without
+    /// dispatching; a throw rejects the result.
     ///
     /// ```swift
     /// fetchUser(id).done { user in
@@ -20,17 +20,31 @@ extension Thenable {
     @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func done(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        Promise(box: _chain(Executor(on, flags: flags), MapOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), MapOperation(body)))
+    }
+
+    /// ``done(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
+    @inlinable
+    public func done(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> Void
+    ) -> Promise<Void> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
     }
 
     /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
     /// with the same value.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default; inline when `nil`). A
-    /// rejection skips it, without dispatching; a throw rejects the result.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
+    /// inline when `nil`). A rejection skips it, without dispatching; a throw rejects the result.
     ///
     /// ```swift
     /// fetchUser(id).get { cache.store($0) }.map { $0.name }
@@ -40,28 +54,56 @@ extension Thenable {
     @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func get(
-        on: DispatchQueue? = conf.Q.return, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(Executor(on, flags: flags), GetOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), GetOperation(body)))
+    }
+
+    /// ``get(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.return`.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
+    @inlinable
+    public func get(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> Void
+    ) -> Promise<T> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.return, flags: flags, isolation: body.isolation), GetOperation(synchronous(body))))
     }
 
     /// Looks at the result, fulfilled or rejected, without changing it.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) with
-    /// the result; the returned promise resolves with that same result once `body` returns.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) with the result; the returned promise resolves with that same result once
+    /// `body` returns.
     ///
     /// ```swift
     /// fetchUser(id).tap { print("fetch finished: \($0)") }.done { … }
     /// ```
     ///
     /// - Returns: A promise with the same result.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func tap(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (Result<T, Error>) -> Void
     ) -> Promise<T> {
-        Promise(box: _chain(Executor(on, flags: flags), TapOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), TapOperation(body)))
+    }
+
+    /// ``tap(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    public func tap(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Result<T, Error>) -> Void
+    ) -> Promise<T> {
+        Promise(
+            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), TapOperation(synchronous(body))))
     }
 }
 

@@ -3,9 +3,10 @@ import Dispatch
 extension Thenable {
     /// Transforms the value: the result is fulfilled with what `transform` returns.
     ///
-    /// `transform` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`)
-    /// once this thenable is fulfilled. A rejection skips it and rejects the result with the
-    /// same error, without dispatching; a throw rejects the result with the thrown error.
+    /// `transform` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) once this thenable is fulfilled. A rejection skips it and rejects the
+    /// result with the same error, without dispatching; a throw rejects the result with the thrown
+    /// error.
     ///
     /// ```swift
     /// fetchUser(id).map { $0.name }.done { print($0) }
@@ -20,10 +21,25 @@ extension Thenable {
     @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func map<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U
     ) -> Promise<U> {
-        Promise(box: _chain(Executor(on, flags: flags), MapOperation(transform)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), MapOperation(transform)))
+    }
+
+    /// ``map(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
+    @inlinable
+    public func map<U: Sendable>(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T) throws -> U
+    ) -> Promise<U> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: transform.isolation), MapOperation(synchronous(transform))
+            ))
     }
 
     /// Transforms the value, rejecting when the transform returns `nil`.
@@ -36,12 +52,27 @@ extension Thenable {
     /// ```
     ///
     /// - Returns: A promise of the unwrapped transformed value.
+    @_disfavoredOverload  // so that `on: .main` picks the main-actor form
     @inlinable
     public func compactMap<U: Sendable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ transform: @escaping @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        Promise(box: _chain(Executor(on, flags: flags), CompactMapOperation(transform)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), CompactMapOperation(transform)))
+    }
+
+    /// ``compactMap(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @inlinable
+    public func compactMap<U: Sendable>(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T) throws -> U?
+    ) -> Promise<U> {
+        Promise(
+            box: _chain(
+                Executor(conf.Q.map, flags: flags, isolation: transform.isolation),
+                CompactMapOperation(synchronous(transform))))
     }
 
     /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled

@@ -3,11 +3,11 @@ import Dispatch
 extension Thenable {
     /// Continues the chain with the thenable `body` returns: the result resolves as that one does.
     ///
-    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default; inline when `nil`) once this
-    /// thenable is fulfilled. A rejection skips `body` and rejects the result with the same
-    /// error, without dispatching. If `body` throws, the result is rejected with that error; if it
-    /// returns the very promise this call returns, the result is rejected with
-    /// ``PMKError/returnedSelf``.
+    /// `body` runs on `on` (``PMKConfiguration/Q`` `.map` by default, or the closure's actor;
+    /// inline when `nil`) once this thenable is fulfilled. A rejection skips `body` and rejects the
+    /// result with the same error, without dispatching. If `body` throws, the result is rejected
+    /// with that error; if it returns the very promise this call returns, the result is rejected
+    /// with ``PMKError/returnedSelf``.
     ///
     /// ```swift
     /// login(user).then { token in
@@ -26,10 +26,24 @@ extension Thenable {
     @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
     @inlinable
     public func then<U: Thenable>(
-        on: DispatchQueue? = conf.Q.map, flags: DispatchWorkItemFlags? = nil,
+        on: DispatchQueue?, flags: DispatchWorkItemFlags? = nil,
         _ body: @escaping @Sendable (T) throws -> U
     ) -> Promise<U.T> {
-        Promise(box: _chain(Executor(on, flags: flags), ThenOperation(body)))
+        Promise(box: _chain(Executor(on, flags: flags, isolation: nil), ThenOperation(body)))
+    }
+
+    /// ``then(on:flags:_:)`` with its closure run where it is written: isolated to the
+    /// actor of the code that writes it (the main actor runs it on the main queue), else on
+    /// `conf.Q.map`.
+    @_disfavoredOverload  // so that a guarantee's own form wins wherever it fits (see Guarantee+Map)
+    @inlinable
+    public func then<U: Thenable>(
+        flags: DispatchWorkItemFlags? = nil,
+        @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> U
+    ) -> Promise<U.T> {
+        Promise(
+            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), ThenOperation(synchronous(body)))
+        )
     }
 }
 

@@ -88,16 +88,15 @@ enum ReadmeExamples {
     }
 }
 
-// Migrating from PromiseKit, item 7.
+// Migrating from PromiseKit, item 6.
 private func fetchName() -> Promise<String> { Promise.value("name") }
 
 @MainActor final class ReadmeViewModel {
     var title = ""
 
     func load() async throws {
-        fetchName().done(on: .main) { name in
-            MainActor.assumeIsolated { self.title = name }
-        }.cauterize()
+        fetchName().done { self.title = $0 }.cauterize()
+        fetchName().done(on: .main) { self.title = $0 }.cauterize()
 
         title = try await fetchName().async()  // in an async method
     }

@@ -31,9 +31,7 @@ private enum MigratingFromPromiseKitExamples {
         var title = ""
 
         func load() {
-            fetchProfile().done(on: .main) { profile in
-                MainActor.assumeIsolated { self.title = profile.name }
-            }.cauterize()
+            fetchProfile().done { profile in self.title = profile.name }.cauterize()
         }
 
         func reload() async throws {

@@ -13,10 +13,25 @@ enum QueuesDispatchersAndThreadsSamples {
     static func perHandler(url: URL, imageView: ImageView) {
         fetchImage(url)
             .map(on: .global(qos: .userInitiated)) { data in try decode(data) }
-            .done(on: .main) { image in
-                MainActor.assumeIsolated { imageView.image = image }  // on the main queue, so on the main actor
-            }
+            .done(on: .main) { image in imageView.image = image }  // on the main queue, on the main actor
             .catch(on: .main) { error in showError(error) }
+    }
+
+    @MainActor final class ProfileModel {
+        var name = ""
+        var failed = false
+
+        func load() {
+            fetchUser().done { self.name = $0.name }.catch { _ in self.failed = true }
+        }
+    }
+
+    actor Counters {
+        var hits = 0
+
+        func record(_ request: Promise<Int>) {
+            request.done { self.hits += $0 }.cauterize()
+        }
     }
 
     static func inline(download: Promise<Data>) {
@@ -68,3 +83,6 @@ enum QueuesDispatchersAndThreadsSamples {
         report.done { show($0) }.cauterize()  // starts it now
     }
 }
+
+/// The Actors section's producer.
+private func fetchUser() -> Promise<User> { fetchUser(id: 1) }
