@@ -15,6 +15,7 @@ enum PledgeBench {
         let families = [
             ("chain", ChainWorkloads.benchmarks(scale)),
             ("queue", QueueWorkloads.benchmarks(scale)),
+            ("main-actor", MainActorWorkloads.benchmarks(scale)),
             ("fan-in", FanInWorkloads.benchmarks(scale)),
             ("contention", ContentionWorkloads.benchmarks(scale)),
             ("memory", MemoryWorkloads.benchmarks(scale)),

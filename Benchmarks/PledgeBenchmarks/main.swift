@@ -10,8 +10,9 @@
 // and each baseline's or reference's "Pledge/this" ratio.
 //
 // Options (also in `--help`):
-//   --filter TEXT      only benchmarks whose id (W1..W7, G1..G4), family (chain, queue, fan-in,
-//                      contention, memory, cancel, google) or workload names contain TEXT, ignoring case
+//   --filter TEXT      only benchmarks whose id (W1..W9, G1..G4), family (chain, queue, main-actor,
+//                      fan-in, contention, memory, cancel, google) or workload names contain TEXT,
+//                      ignoring case
 //   --repetitions N    samples per workload after one warm-up sample (default 10; 3 with --quick)
 //   --quick            CI smoke run: small sizes, 3 repetitions, a few seconds in all
 //   --json FILE        write machine-readable results: per workload its id, name, unit, median,
@@ -38,6 +39,8 @@
 // table and JSON (Report.swift) and --compare; each workload family has its own file; Suite.swift
 // lists them and drives a run.
 
+import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -46,4 +49,9 @@
     import Darwin
 #endif
 
-exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst())))
+// The suite runs on a thread of its own while the main thread drains the main queue, where the
+// handlers of W9's main-actor chain run.
+DispatchQueue(label: "pledge-bench.suite", qos: .userInitiated).async {
+    exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst())))
+}
+dispatchMain()

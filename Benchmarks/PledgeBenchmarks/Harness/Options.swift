@@ -105,9 +105,9 @@ struct Options {
         that row's (above 1: Pledge is slower or bigger).
 
         Options:
-          --filter TEXT      only benchmarks whose id (W1..W8, G1..G4), family (chain, queue,
-                             fan-in, contention, memory, cancel, google) or workload names contain
-                             TEXT, ignoring case
+          --filter TEXT      only benchmarks whose id (W1..W9, G1..G4), family (chain, queue,
+                             main-actor, fan-in, contention, memory, cancel, google) or workload
+                             names contain TEXT, ignoring case
           --repetitions N    samples per workload, after one warm-up sample
                              (default \(defaultRepetitions); \(quickRepetitions) with --quick)
           --quick            CI smoke run: small sizes, \(quickRepetitions) repetitions, a few seconds in all
