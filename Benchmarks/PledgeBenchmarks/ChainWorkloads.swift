@@ -205,3 +205,15 @@ func makePendingPromises(_ count: Int) -> (promises: [Promise<Int>], resolvers: 
     }
     return (promises, resolvers)
 }
+
+/// `--probe timeout N` and `--probe timeout-for N`: `n` pending promises, each given a minute
+/// with `timeout(seconds:)` or `timeout(for:)` and fulfilled at once, which disarms the timer:
+/// the two forms run on the same timers and should count the same.
+func timeoutIterations(_ iterations: Int, duration: Bool) {
+    for i in 0..<iterations {
+        let (promise, resolver) = Promise<Int>.pending()
+        let limited = duration ? promise.timeout(for: .seconds(60)) : promise.timeout(seconds: 60)
+        resolver.fulfill(i)
+        blackHole(limited)
+    }
+}

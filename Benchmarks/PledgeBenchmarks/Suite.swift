@@ -73,6 +73,8 @@ enum PledgeBench {
         case "then": thenFollowIterations(count)
         case "cancel": cancelChainIterations(count)
         case "path": defaultQueuePathIterations(count)
+        case "timeout": timeoutIterations(count, duration: false)
+        case "timeout-for": timeoutIterations(count, duration: true)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

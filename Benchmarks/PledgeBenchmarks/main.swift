@@ -49,9 +49,15 @@ import Dispatch
     import Darwin
 #endif
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--probe") {
+    // Probes run on the main thread: valgrind, which measures them, fails on a main thread in
+    // `dispatchMain()`.
+    exit(PledgeBench.main(arguments))
+}
 // The suite runs on a thread of its own while the main thread drains the main queue, where the
 // handlers of W9's main-actor chain run.
 DispatchQueue(label: "pledge-bench.suite", qos: .userInitiated).async {
-    exit(PledgeBench.main(Array(CommandLine.arguments.dropFirst())))
+    exit(PledgeBench.main(arguments))
 }
 dispatchMain()

@@ -34,7 +34,7 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel", "path"]
+    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel", "path", "timeout", "timeout-for"]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
