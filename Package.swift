@@ -27,13 +27,19 @@ let package = Package(
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",
-            dependencies: ["Pledge", "CPledgeTestSetup"],
+            dependencies: ["Pledge", "CPledgeTestSetup", "PledgeTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Against a loopback HTTP server, real child processes, temporary files.
         .testTarget(
             name: "PledgeFoundationTests",
-            dependencies: ["Pledge", "PledgeFoundation"],
+            dependencies: ["Pledge", "PledgeFoundation", "PledgeTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // What both test targets use: a clock the tests advance by hand.
+        .target(
+            name: "PledgeTestSupport",
+            path: "Tests/PledgeTestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Installs the tests' quiet log handler before the test runner starts.
@@ -43,7 +49,7 @@ let package = Package(
         // fixture and the code Swift 6 must reject are checked by `.ci/check-clients`.
         .target(
             name: "Swift6ClientFixture",
-            dependencies: ["Pledge"],
+            dependencies: ["Pledge", "PledgeTestSupport"],
             path: "Tests/Fixtures/Swift6Client",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

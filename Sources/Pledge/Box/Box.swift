@@ -133,12 +133,12 @@ class AnyBox: @unchecked Sendable {
     func cancel(_ reason: CancelReason) -> AnyBox? { nil }
 
     /// Runs the handlers of this sealed box that `thread` may run: every lane when it sealed the
-    /// box, only its own when it helps (see ``HandlerList``).
+    /// box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``).
     ///
     /// - Returns: the first work a handler made due, to do next; the rest is scheduled on
     ///   `thread`.
     @usableFromInline
-    func fire(on thread: ThreadRun, helping: Bool) -> Work? { nil }
+    func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? { nil }
 
     /// This box followed `source`, or waited on it as an operator's input, and `source` will
     /// never call it: ``ChainedBox`` forgets its link and drops its operation.
@@ -256,15 +256,17 @@ extension Box {
     }
 
     /// Attaches `handler`, made for this box, from code outside the engine's loop (an operator,
-    /// `pipe(to:)`, a fan-in): it is called once the box is sealed and every handler this thread
+    /// `pipe(to:)`, a fan-in): it is called once the box is sealed and every handler of its lane
     /// attached to the box before has returned; at once, on this thread, when the box has
-    /// settled.
+    /// settled. Its lane is `lane` (an actor's, for the handlers written on it), else this
+    /// thread's.
     @inlinable
-    final func attach(_ handler: consuming Handler) {
+    final func attach(_ handler: consuming Handler, lane: UInt32? = nil) {
         let thread = ThreadRun.current
-        switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
+        let lane = lane ?? thread.pointee.tag
+        switch store(handler, lane: lane, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
         case .stored: return
-        case .help: ThreadRun.run(.help(self))
+        case .help: ThreadRun.run(.help(self, lane: lane))
         case .run(let handler): thread.start(handler.call(handler.receiver, .sealed(self)))
         case .start: startBody()
         }
@@ -279,7 +281,7 @@ extension Box {
     final func attach(_ handler: consuming Handler, in thread: ThreadRun) -> Work? {
         switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
         case .stored: return nil
-        case .help: return .help(self)
+        case .help: return .help(self, lane: thread.pointee.tag)
         case .run(let handler):
             return handler.call(handler.receiver, .sealed(self))
         case .start:

@@ -223,10 +223,10 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// none is left for it (see ``HandlerList``). Of the work they make due, the first is handed
     /// back to do next and the rest is scheduled on `thread`, to follow it, in order.
     @usableFromInline
-    override final func fire(on thread: ThreadRun, helping: Bool) -> Work? {
+    override final func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? {
         let outer = thread.pointee.sealing
-        if !helping { thread.pointee.sealing = ObjectIdentifier(self) }
-        let runner = helping ? thread.pointee.tag : 0
+        if lane == nil { thread.pointee.sealing = ObjectIdentifier(self) }
+        let runner = lane ?? 0
         var due: Work? = nil
         var next = claim(runner, finished: 0)
         while case .some(let (handler, lane)) = consume next {

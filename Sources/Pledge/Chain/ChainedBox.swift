@@ -19,7 +19,11 @@ extension Thenable {
         if case .inline = executor, source.isSealedBox { return operation.settled(source) }
         // Only a promise is linked to: a guarantee cannot be cancelled.
         let box = ChainedBox(operation, on: executor, after: source, linked: Self.self == Promise<T>.self)
-        source.attach(Handler(box, for: source))
+        if case .custom(let custom) = executor {
+            source.attach(Handler(box, for: source), lane: custom.lane)
+        } else {
+            source.attach(Handler(box, for: source))
+        }
         return box
     }
 

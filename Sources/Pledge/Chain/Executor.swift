@@ -12,18 +12,17 @@ enum Executor: Sendable {
     case custom(CustomExecutor)
 
     /// The executor of an operator given `on: queue, flags: flags`, whose closure is isolated to
-    /// `isolation`: then it runs there instead, on the main queue for the main actor (with the
-    /// flags), else through the actor (see ``ActorDispatcher``). Flags mean nothing without a
-    /// queue: they are reported (``LogEvent/nilDispatchQueueWithFlags``) and ignored.
+    /// `isolation`: then it runs there instead, on the main queue for the main actor (see
+    /// ``MainActorLane``), else through the actor (see ``ActorDispatcher``), and the flags are
+    /// ignored. Flags mean nothing without a queue: they are reported
+    /// (``LogEvent/nilDispatchQueueWithFlags``) and ignored.
     @inlinable
     init(_ queue: DispatchQueue?, flags: DispatchWorkItemFlags?, isolation: (any Actor)?) {
-        var queue = queue
         if let isolation {
-            guard isolation === MainActor.shared else {
-                self.init(ActorDispatcher(isolation), cancelsOnDrop: false)
-                return
-            }
-            queue = .main
+            self =
+                isolation === MainActor.shared
+                ? .custom(MainActorLane.executor) : .custom(ActorDispatcher.executor(isolation))
+            return
         }
         guard let queue else {
             if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
@@ -97,8 +96,17 @@ final class CustomExecutor: Sendable {
     @usableFromInline
     let dispatch: @Sendable (@escaping @Sendable () -> Void, @escaping @Sendable () -> Void) -> Void
 
+    /// The lane of the handlers that use it, when not the attaching thread's: an actor's, so that
+    /// its handlers keep their order whichever threads its jobs run on (see ``ActorLanes``).
+    @usableFromInline
+    let lane: UInt32?
+
     @inlinable
-    init(_ dispatch: @escaping @Sendable (@escaping @Sendable () -> Void, @escaping @Sendable () -> Void) -> Void) {
+    init(
+        lane: UInt32? = nil,
+        _ dispatch: @escaping @Sendable (@escaping @Sendable () -> Void, @escaping @Sendable () -> Void) -> Void
+    ) {
+        self.lane = lane
         self.dispatch = dispatch
     }
 }

@@ -41,6 +41,40 @@ public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
     _after(.now() + interval)
 }
 
+/// Returns a guarantee that resolves after `duration` has passed.
+///
+/// Works as ``after(seconds:)`` does, on the same timer; a negative duration resolves promptly,
+/// but still asynchronously.
+///
+/// ```swift
+/// after(for: .milliseconds(250)).done { retry() }
+/// ```
+///
+/// - Parameter duration: The delay.
+/// - Returns: A guarantee that resolves once the delay has passed.
+public func after(for duration: Duration) -> Guarantee<Void> {
+    Waiter.dispatch.after(TimerSpan(duration))
+}
+
+/// Returns a guarantee that resolves once `clock` has moved `duration` past its time now.
+///
+/// On a `ContinuousClock` the wait is the timer of ``after(for:)``; on any other clock, a task
+/// asleep until the deadline (`clock.sleep(until:tolerance:)`), where the guarantee resolves. It
+/// never resolves before the clock reaches the deadline, and a clock a test advances by hand
+/// resolves it as soon as the test moves it there. A negative duration counts as zero.
+///
+/// ```swift
+/// after(for: .seconds(30), clock: SuspendingClock()).done { refresh() }
+/// ```
+///
+/// - Parameters:
+///   - duration: The delay.
+///   - clock: The clock that measures it.
+/// - Returns: A guarantee that resolves once the delay has passed on `clock`.
+public func after(for duration: Duration, clock: some Clock<Duration>) -> Guarantee<Void> {
+    Waiter(clock).after(TimerSpan(duration))
+}
+
 /// A guarantee sealed by a timer at `deadline`; the timer holds the box until then.
 func _after(_ deadline: DispatchTime) -> Guarantee<Void> {
     let box = EmptyBox<Result<Void, Error>>()

@@ -38,6 +38,13 @@ public struct PMKMainQueue: Sendable {
 /// body may run at once, on the dispatching thread, when the actor is idle.
 @usableFromInline
 struct ActorDispatcher: Dispatcher {
+    /// The executor of a handler isolated to `actor`, in the actor's lane.
+    @usableFromInline
+    static func executor(_ actor: any Actor) -> CustomExecutor {
+        let dispatcher = ActorDispatcher(actor)
+        return CustomExecutor(lane: ActorLanes.lane(of: actor)) { body, _ in dispatcher.dispatch(body) }
+    }
+
     @usableFromInline
     let actor: any Actor
 
@@ -85,5 +92,92 @@ final class SerialTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Where the handlers of the main actor run: each in a block on the main queue or, while the
+/// main thread is blocked in `wait()`, on the main thread itself, whichever comes first.
+///
+/// In Swift 6, a command-line tool's top-level code and `static func main()` are on the main
+/// actor, so the closures written there are main-actor handlers; its main queue runs only when
+/// something drains it. `wait()` on the main thread therefore runs them itself, in order, as a
+/// run loop would, rather than hang.
+@usableFromInline
+enum MainActorLane {
+    /// The handlers not run yet, in the order they were dispatched, and the semaphores of the
+    /// main thread's waits, innermost last.
+    private static let state = LockedValue<(jobs: FIFOQueue<@Sendable () -> Void>, waits: [DispatchSemaphore])>(
+        (FIFOQueue(), []))
+
+    /// The executor of a main-actor handler (see ``Executor/init(_:flags:isolation:)``).
+    @usableFromInline
+    static let executor = CustomExecutor { body, _ in dispatch(body) }
+
+    static func dispatch(_ body: @escaping @Sendable () -> Void) {
+        let wait = state.withLock { state in
+            state.jobs.append(body)
+            return state.waits.last
+        }
+        wait?.signal()
+        DispatchQueue.main.async { _ = runNext() }
+    }
+
+    /// Runs the oldest handler not run yet, on the main thread; whether there was one.
+    static func runNext() -> Bool {
+        guard let job = state.withLock({ $0.jobs.popFirst() }) else { return false }
+        job()
+        return true
+    }
+
+    /// Runs `body`, a wait on the main thread, with `semaphore` signalled as handlers arrive.
+    static func waiting<Value>(on semaphore: DispatchSemaphore, _ body: () -> Value) -> Value {
+        state.withLock { $0.waits.append(semaphore) }
+        defer { state.withLock { _ = $0.waits.popLast() } }
+        return body()
+    }
+}
+
+/// The lanes of actors (see ``HandlerList``): each live actor has one tag of its own, from the
+/// threads' tags, so that a thread never shares it. Handlers written on an actor take its lane
+/// rather than the attaching thread's, so that they start in the order the actor attached them
+/// even when its jobs run on different threads: a thread that attaches one while the promise
+/// fires helps the actor's lane in order.
+enum ActorLanes {
+    private final class Entry: Sendable {
+        // Safety: `actor` is weak and read only for identity, under the table's lock.
+        nonisolated(unsafe) weak var actor: AnyObject?
+        let lane: UInt32
+
+        init(_ actor: AnyObject, lane: UInt32) {
+            self.actor = actor
+            self.lane = lane
+        }
+    }
+
+    /// The lanes by actor, and the size at which to drop the entries of actors that are gone.
+    private static let table = LockedValue<(lanes: [ObjectIdentifier: Entry], prune: Int)>(([:], 64))
+
+    /// The lane of `actor`.
+    static func lane(of actor: any Actor) -> UInt32 {
+        let id = ObjectIdentifier(actor)
+        if let lane = table.withLock({ $0.lanes[id].flatMap { $0.actor === actor ? $0.lane : nil } }) { return lane }
+        // A new tag, taken outside this table's lock; one that loses a race goes back.
+        let tag = ThreadState.takeTag()
+        let (lane, freed) = table.withLock { table -> (UInt32, [UInt32]) in
+            if let entry = table.lanes[id], entry.actor === actor { return (entry.lane, [tag]) }
+            var freed: [UInt32] = []
+            if let stale = table.lanes[id] { freed.append(stale.lane) }
+            table.lanes[id] = Entry(actor, lane: tag)
+            if table.lanes.count >= table.prune {
+                for (key, entry) in table.lanes where entry.actor == nil {
+                    freed.append(entry.lane)
+                    table.lanes[key] = nil
+                }
+                table.prune = max(64, 2 * table.lanes.count)
+            }
+            return (tag, freed)
+        }
+        for tag in freed { ThreadState.giveBack(tag) }
+        return lane
     }
 }

@@ -11,6 +11,9 @@ extension Promise {
     /// resolves. It does not know which queues a chain's `on:` arguments name: waiting on a
     /// serial queue that a handler of the same chain needs hangs without a warning. With the
     /// default ``PMKConfiguration/Q``, the main thread of a command-line tool waits silently.
+    /// On the main thread, it runs the chain's main-actor handlers itself, in order, as they come
+    /// (in Swift 6 the closures of a tool's `main.swift` are on the main actor), so that they do
+    /// not wait for a main queue nothing drains.
     ///
     /// Do not call it from inside a handler to wait for a promise further down the same chain:
     /// that promise cannot resolve before the handler returns, so the wait never ends. (Waiting
@@ -57,8 +60,18 @@ func blockUntilResolved<U: Thenable, V>(_ thenable: U, _ resolved: () -> V?) -> 
     // Work this thread's handlers left to their running loop, being nested too deep, would run
     // only once the handler returns: it may be what resolves `thenable`, so it runs now.
     if resolved() == nil { ThreadRun.runLeftWork() }
-    while true {
-        if let value = resolved() { return value }
-        semaphore.wait()
+    guard MainThread.isCurrent else {
+        while true {
+            if let value = resolved() { return value }
+            semaphore.wait()
+        }
+    }
+    // On the main thread, main-actor handlers cannot run in their main-queue blocks until this
+    // returns: it runs them, as they arrive (see `MainActorLane`).
+    return MainActorLane.waiting(on: semaphore) {
+        while true {
+            if let value = resolved() { return value }
+            if !MainActorLane.runNext() { semaphore.wait() }
+        }
     }
 }

@@ -13,8 +13,9 @@ import CPledgeThreadLocal
 enum Work {
     /// Run the handlers of this sealed box, as the thread that sealed it.
     case fire(AnyBox)
-    /// Run this thread's own handlers of this firing box (see ``HandlerList``).
-    case help(AnyBox)
+    /// Run the handlers of this lane (the thread's own, or an actor's it attached for) of this
+    /// firing box (see ``HandlerList``).
+    case help(AnyBox, lane: UInt32)
     /// Run an operation a dispatcher called back inline while the thread was nested too deep.
     case call(() -> Work?)
 }
@@ -115,8 +116,8 @@ extension UnsafeMutablePointer where Pointee == ThreadState {
             guard let work = next.take() else { break }
             let mark = pointee.stack.count
             switch consume work {
-            case .fire(let box): next = box.fire(on: self, helping: false)
-            case .help(let box): next = box.fire(on: self, helping: true)
+            case .fire(let box): next = box.fire(on: self, helping: nil)
+            case .help(let box, let lane): next = box.fire(on: self, helping: lane)
             case .call(let body): next = body()
             }
             // What the work scheduled beyond `next` runs after next's own cascade, in the order it

@@ -1,9 +1,9 @@
 import Dispatch
 
-/// How long ``retry(attempts:backoff:shouldRetry:_:file:line:)`` waits before each new attempt.
+/// How long ``retry(attempts:backoff:clock:shouldRetry:_:file:line:)`` waits before each new attempt.
 ///
-/// Three shapes: ``none`` (retry at once), ``constant(_:)`` (the same wait every time) and
-/// ``exponential(initial:multiplier:maximum:jitter:)`` (a wait that grows by a factor each time,
+/// Three shapes: ``none`` (retry at once), ``constant(_:)-(DispatchTimeInterval)`` (the same wait every time) and
+/// ``exponential(initial:multiplier:maximum:jitter:)-(DispatchTimeInterval,_,DispatchTimeInterval,_)`` (a wait that grows by a factor each time,
 /// up to a maximum, optionally randomised). ``delay(beforeRetry:)`` says what a backoff waits
 /// before a given retry.
 ///
@@ -30,7 +30,7 @@ public struct Backoff: Sendable {
 
     /// No wait: each retry starts as soon as the attempt before it has failed (still not
     /// synchronously inside that failure; see
-    /// ``retry(attempts:backoff:shouldRetry:_:file:line:)``).
+    /// ``retry(attempts:backoff:clock:shouldRetry:_:file:line:)``).
     public static let none = Backoff(.none)
 
     /// The same wait before every retry.
@@ -44,6 +44,21 @@ public struct Backoff: Sendable {
     /// - Returns: A backoff that waits `interval` before each retry.
     public static func constant(_ interval: DispatchTimeInterval) -> Backoff {
         Backoff(.constant(TimerSpan(interval)))
+    }
+
+    /// The same wait before every retry, as a `Duration`: ``constant(_:)-(DispatchTimeInterval)``'s
+    /// twin, for code on Swift's clocks. Disfavoured, so that `.seconds(1)`, which both types
+    /// spell, keeps meaning PromiseKit's `DispatchTimeInterval`.
+    ///
+    /// ```swift
+    /// retry(backoff: .constant(Duration.milliseconds(500))) { ping() }
+    /// ```
+    ///
+    /// - Parameter duration: The wait; a negative one counts as zero.
+    /// - Returns: A backoff that waits `duration` before each retry.
+    @_disfavoredOverload
+    public static func constant(_ duration: Duration) -> Backoff {
+        Backoff(.constant(TimerSpan(duration)))
     }
 
     /// A wait that grows geometrically: `initial` before the first retry, then `multiplier`
@@ -77,6 +92,31 @@ public struct Backoff: Sendable {
                 initial: TimerSpan(initial), multiplier: factor, maximum: TimerSpan(maximum), jitter: jitter))
     }
 
+    /// ``exponential(initial:multiplier:maximum:jitter:)-(DispatchTimeInterval,_,DispatchTimeInterval,_)``
+    /// with `Duration`s, for code on Swift's clocks. Disfavoured, so that `.seconds(1)`, which
+    /// both types spell, keeps meaning PromiseKit's `DispatchTimeInterval`.
+    ///
+    /// ```swift
+    /// let backoff = Backoff.exponential(initial: Duration.milliseconds(100), maximum: .seconds(5))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - initial: The wait before the first retry (the second attempt); a negative one counts
+    ///     as zero.
+    ///   - multiplier: The factor by which each wait exceeds the one before.
+    ///   - maximum: The cap on any one wait.
+    ///   - jitter: Whether to randomise each wait between zero and its computed value.
+    /// - Returns: An exponential backoff.
+    @_disfavoredOverload
+    public static func exponential(
+        initial: Duration, multiplier: Double = 2, maximum: Duration = .seconds(30), jitter: Bool = false
+    ) -> Backoff {
+        let factor = multiplier.isNaN || multiplier < 0 ? 1 : multiplier
+        return Backoff(
+            .exponential(
+                initial: TimerSpan(initial), multiplier: factor, maximum: TimerSpan(maximum), jitter: jitter))
+    }
+
     /// The wait before retry `n`: `n == 1` is the wait before the second attempt.
     ///
     /// Returns `.nanoseconds(0)` for ``none`` and for any `n` below 1, and `.never` when the wait
@@ -90,12 +130,17 @@ public struct Backoff: Sendable {
     /// - Parameter n: Which retry: 1 for the first.
     /// - Returns: How long to wait before it.
     public func delay(beforeRetry n: Int) -> DispatchTimeInterval {
+        span(beforeRetry: n).interval
+    }
+
+    /// ``delay(beforeRetry:)`` as the time operators take it.
+    func span(beforeRetry n: Int) -> TimerSpan {
         guard n >= 1 else { return .nanoseconds(0) }
         switch shape {
         case .none:
             return .nanoseconds(0)
         case .constant(let span):
-            return span.interval
+            return span
         case .exponential(let initial, let multiplier, let maximum, let jitter):
             let start = initial.nanosecondsValue
             // `0 * ∞` and `∞ * 0` would be NaN: a zero start stays zero whatever the growth, and
@@ -106,7 +151,7 @@ public struct Backoff: Sendable {
             if jitter, wait.isFinite, wait > 0 {
                 wait = Double.random(in: 0...wait)
             }
-            return TimerSpan(nanoseconds: wait).interval
+            return TimerSpan(nanoseconds: wait)
         }
     }
 

@@ -19,9 +19,9 @@ extension Guarantee {
     public func delay(seconds: Double) -> Guarantee<T> {
         guard let span = TimerSpan(seconds: seconds) else {
             conf.log(.badInput("delay(seconds: nan) on a guarantee passes the value on without waiting"))
-            return delayedGuarantee(.nanoseconds(0))
+            return delayedGuarantee(.nanoseconds(0), on: .dispatch)
         }
-        return delayedGuarantee(span)
+        return delayedGuarantee(span, on: .dispatch)
     }
 
     /// Passes the value on `interval` after this guarantee has it.
@@ -35,13 +35,45 @@ extension Guarantee {
     /// - Parameter interval: How long to hold the value.
     /// - Returns: A guarantee of the same value, resolved that much later.
     public func delay(_ interval: DispatchTimeInterval) -> Guarantee<T> {
-        delayedGuarantee(TimerSpan(interval))
+        delayedGuarantee(TimerSpan(interval), on: .dispatch)
+    }
+
+    /// Passes the value on `duration` after this guarantee has it.
+    ///
+    /// Works as ``delay(seconds:)`` does, on the same timers; a negative duration counts as zero.
+    ///
+    /// ```swift
+    /// Guarantee.value("ready").delay(for: .seconds(1)).done { print($0) }
+    /// ```
+    ///
+    /// - Parameter duration: How long to hold the value.
+    /// - Returns: A guarantee of the same value, resolved that much later.
+    public func delay(for duration: Duration) -> Guarantee<T> {
+        delayedGuarantee(TimerSpan(duration), on: .dispatch)
+    }
+
+    /// Passes the value on `duration` on `clock` after this guarantee has it.
+    ///
+    /// The wait starts when this guarantee gets its value: on a `ContinuousClock` it is the timer
+    /// of ``delay(for:)``; on any other clock, a task asleep until `duration` after `clock.now`,
+    /// where the result gets the value. A negative duration counts as zero.
+    ///
+    /// ```swift
+    /// Guarantee.value("ready").delay(for: .seconds(1), clock: SuspendingClock()).done { print($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - duration: How long to hold the value.
+    ///   - clock: The clock that measures it.
+    /// - Returns: A guarantee of the same value, resolved that much later.
+    public func delay(for duration: Duration, clock: some Clock<Duration>) -> Guarantee<T> {
+        delayedGuarantee(TimerSpan(duration), on: Waiter(clock))
     }
 
     /// The one implementation of the guarantee form of `delay`: an `after` started on fulfilment.
-    private func delayedGuarantee(_ span: TimerSpan) -> Guarantee<T> {
+    private func delayedGuarantee(_ span: TimerSpan, on waiter: Waiter) -> Guarantee<T> {
         then(on: nil) { value in
-            _after(.now() + span.interval).map(on: nil) { value }
+            waiter.after(span).map(on: nil) { value }
         }
     }
 }

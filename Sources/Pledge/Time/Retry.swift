@@ -29,9 +29,15 @@ import Dispatch
 /// }
 /// ```
 ///
+/// The waits are measured on `clock`: on a `ContinuousClock`, the default, they are Dispatch
+/// timers; on any other clock, tasks asleep on it (`clock.sleep(until:tolerance:)`), each
+/// cancelled as soon as the result is, so that a test can advance a clock of its own instead of
+/// waiting.
+///
 /// - Parameters:
 ///   - attempts: How many attempts to make in all, at least 1.
 ///   - backoff: How long to wait before each retry.
+///   - clock: The clock that measures the waits.
 ///   - shouldRetry: Whether the error of a failed attempt allows another.
 ///   - body: Starts one attempt.
 ///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
@@ -39,8 +45,47 @@ import Dispatch
 ///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A promise of the first value an attempt produces.
 public func retry<U: Thenable>(
-    attempts: Int = 3, backoff: Backoff = .none,
+    attempts: Int = 3, backoff: Backoff = .none, clock: some Clock<Duration> = ContinuousClock(),
     shouldRetry: @escaping @Sendable (Error) -> Bool = { !$0.isCancelled },
+    _ body: @escaping @Sendable () throws -> U, file: StaticString = #fileID, line: UInt = #line
+) -> Promise<U.T> {
+    retry(
+        attempts: attempts, backoff: backoff, clock: clock, decide: { error, _ in shouldRetry(error) ? .retry : .stop },
+        body, file: file, line: line)
+}
+
+/// Runs `body` until the thenable it returns is fulfilled, up to `attempts` times; after each
+/// failed attempt but the last, `decide` says whether to wait `backoff`'s delay, wait a time of
+/// its own, or stop.
+///
+/// Works as ``retry(attempts:backoff:clock:shouldRetry:_:file:line:)`` does, but `decide` sees
+/// the failed attempt's number (from 1) beside its error, and may name the wait itself: a
+/// server's `Retry-After`, say. A negative wait retries at once (asynchronously, as every retry
+/// starts). `decide` runs on the thread where the attempt failed; cancelling the result stops
+/// any wait at once.
+///
+/// ```swift
+/// retry(attempts: 5, backoff: .exponential(initial: .milliseconds(100)), decide: { error, attempt in
+///     if let wait = (error as? ServerBusy)?.retryAfter { return .retry(after: wait) }
+///     return error.isCancelled ? .stop : .retry
+/// }) {
+///     fetchReport()
+/// }
+/// ```
+///
+/// - Parameters:
+///   - attempts: How many attempts to make in all, at least 1.
+///   - backoff: The wait before each retry that `decide` answers ``RetryDecision/retry`` for.
+///   - clock: The clock that measures the waits.
+///   - decide: What to do after a failed attempt: its error and its number, from 1.
+///   - body: Starts one attempt.
+///   - file: Where the promise was made, for the ``LogEvent``s about a lost promise in debug
+///     builds (see ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
+/// - Returns: A promise of the first value an attempt produces.
+public func retry<U: Thenable>(
+    attempts: Int = 3, backoff: Backoff = .none, clock: some Clock<Duration> = ContinuousClock(),
+    decide: @escaping @Sendable (any Error, Int) -> RetryDecision,
     _ body: @escaping @Sendable () throws -> U, file: StaticString = #fileID, line: UInt = #line
 ) -> Promise<U.T> {
     guard attempts >= 1 else {
@@ -49,7 +94,7 @@ public func retry<U: Thenable>(
     }
     let (promise, resolver) = Promise<U.T>.pending(file: file, line: line)
     let loop = RetryLoop(
-        attempts: attempts, backoff: backoff, shouldRetry: shouldRetry, body: body, resolver: resolver)
+        attempts: attempts, backoff: backoff, waiter: Waiter(clock), decide: decide, body: body, resolver: resolver)
     // Weak: while there is something to cancel, the attempt in flight or the backoff timer holds
     // the loop.
     resolver.onCancel { [weak loop] in loop?.cancel() }
@@ -70,7 +115,8 @@ private final class RetryLoop<U: Thenable>: Sendable {
 
     private let attempts: Int
     private let backoff: Backoff
-    private let shouldRetry: @Sendable (Error) -> Bool
+    private let waiter: Waiter
+    private let decide: @Sendable (any Error, Int) -> RetryDecision
     private let body: @Sendable () throws -> U
     private let resolver: Resolver<U.T>
     // The link's handler and the timer's handler hold the loop while it holds them: cycles that
@@ -78,12 +124,13 @@ private final class RetryLoop<U: Thenable>: Sendable {
     private let state = LockedValue<State>(.attempting(number: 1, link: nil))
 
     init(
-        attempts: Int, backoff: Backoff, shouldRetry: @escaping @Sendable (Error) -> Bool,
+        attempts: Int, backoff: Backoff, waiter: Waiter, decide: @escaping @Sendable (any Error, Int) -> RetryDecision,
         body: @escaping @Sendable () throws -> U, resolver: Resolver<U.T>
     ) {
         self.attempts = attempts
         self.backoff = backoff
-        self.shouldRetry = shouldRetry
+        self.waiter = waiter
+        self.decide = decide
         self.body = body
         self.resolver = resolver
     }
@@ -125,15 +172,21 @@ private final class RetryLoop<U: Thenable>: Sendable {
     }
 
     private func failed(attempt number: Int, with error: Error) {
-        guard isAttempting(number) else { return }  // cancelled: `shouldRetry` is not asked
-        guard number < attempts, shouldRetry(error) else {
+        guard isAttempting(number) else { return }  // cancelled: `decide` is not asked
+        let wait: TimerSpan
+        switch number < attempts ? decide(error, number).choice : .stop {
+        case .stop:
             if leave(attempt: number, for: .finished) != nil { resolver.reject(error) }
             return
+        case .backoff:
+            wait = backoff.span(beforeRetry: number)
+        case .after(let duration):
+            wait = TimerSpan(duration)
         }
         let next = number + 1
         var timer: OneShotTimer?
-        if case .nanoseconds(let wait) = TimerSpan(backoff.delay(beforeRetry: number)) {
-            timer = OneShotTimer(after: wait) { self.fire(attempt: next) }
+        if case .nanoseconds(let nanoseconds) = wait {
+            timer = waiter.timer(after: nanoseconds) { self.fire(attempt: next) }
         }
         if leave(attempt: number, for: .waiting(number: next, timer: timer)) == nil { timer?.cancel() }
         timer?.start()
@@ -181,5 +234,44 @@ private final class RetryLoop<U: Thenable>: Sendable {
             defer { state = next }
             return state
         }
+    }
+}
+
+/// What ``retry(attempts:backoff:clock:decide:_:file:line:)`` does after a failed attempt:
+/// ``retry`` after the backoff's wait, ``retry(after:)`` a wait of its own, or ``stop``.
+///
+/// ```swift
+/// decide: { error, attempt in
+///     guard !error.isCancelled else { return .stop }
+///     if let wait = (error as? PMKHTTPError)?.retryAfter { return .retry(after: wait) }
+///     return .retry
+/// }
+/// ```
+public struct RetryDecision: Sendable, Equatable {
+    enum Choice: Sendable, Equatable {
+        case backoff
+        case after(Duration)
+        case stop
+    }
+
+    let choice: Choice
+
+    private init(_ choice: Choice) {
+        self.choice = choice
+    }
+
+    /// Retry once the backoff's wait has passed.
+    public static let retry = RetryDecision(.backoff)
+
+    /// Stop: the result is rejected with the attempt's error.
+    public static let stop = RetryDecision(.stop)
+
+    /// Retry once `duration` has passed on the retry's clock, whatever the backoff says; a
+    /// negative duration retries at once (still asynchronously).
+    ///
+    /// - Parameter duration: The wait before the next attempt.
+    /// - Returns: The decision.
+    public static func retry(after duration: Duration) -> RetryDecision {
+        RetryDecision(.after(duration))
     }
 }

@@ -27,7 +27,7 @@ extension Thenable {
             conf.log(.badInput("delay(seconds: nan) rejects with PMKError.badInput"))
             return Promise(error: PMKError.badInput)
         }
-        return _delay(span)
+        return _delay(span, on: .dispatch)
     }
 
     /// Passes the value on `interval` after this thenable is fulfilled; a rejection passes at
@@ -43,17 +43,54 @@ extension Thenable {
     /// - Returns: A promise of the same value, fulfilled that much later.
     @_disfavoredOverload  // see `delay(seconds:)`
     public func delay(_ interval: DispatchTimeInterval) -> Promise<T> {
-        _delay(TimerSpan(interval))
+        _delay(TimerSpan(interval), on: .dispatch)
+    }
+
+    /// Passes the value on `duration` after this thenable is fulfilled; a rejection passes at
+    /// once.
+    ///
+    /// Works as ``delay(seconds:)`` does, on the same timers; a negative duration counts as zero.
+    ///
+    /// ```swift
+    /// poll().delay(for: .milliseconds(250)).then { _ in poll() }
+    /// ```
+    ///
+    /// - Parameter duration: How long to hold the value.
+    /// - Returns: A promise of the same value, fulfilled that much later.
+    @_disfavoredOverload  // see `delay(seconds:)`
+    public func delay(for duration: Duration) -> Promise<T> {
+        _delay(TimerSpan(duration), on: .dispatch)
+    }
+
+    /// Passes the value on `duration` on `clock` after this thenable is fulfilled; a rejection
+    /// passes at once.
+    ///
+    /// The wait starts when this thenable is fulfilled: on a `ContinuousClock` it is the timer of
+    /// ``delay(for:)``; on any other clock, a task asleep until `duration` after `clock.now`
+    /// (`clock.sleep(until:tolerance:)`), where the result is fulfilled. Cancelling the result
+    /// cancels that task, which stops sleeping at once. A negative duration counts as zero.
+    ///
+    /// ```swift
+    /// poll().delay(for: .seconds(1), clock: SuspendingClock()).then { _ in poll() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - duration: How long to hold the value.
+    ///   - clock: The clock that measures it.
+    /// - Returns: A promise of the same value, fulfilled that much later.
+    @_disfavoredOverload  // see `delay(seconds:)`
+    public func delay(for duration: Duration, clock: some Clock<Duration>) -> Promise<T> {
+        _delay(TimerSpan(duration), on: Waiter(clock))
     }
 
     /// The one implementation of the promise form of `delay`.
-    func _delay(_ span: TimerSpan) -> Promise<T> {
+    func _delay(_ span: TimerSpan, on waiter: Waiter) -> Promise<T> {
         // A link of its own, as for `timeout`, so that a cancellation can stop depending on
         // `self` without cancelling it for other dependents.
         let link = map(on: nil) { $0 }
         let (promise, resolver) = Promise<T>.pending()
         promise.box.inheritSite(from: link.box)
-        let relay = DelayRelay(resolver: resolver, link: link, span: span)
+        let relay = DelayRelay(resolver: resolver, link: link, span: span, waiter: waiter)
         link.pipe { relay.upstreamSettled($0) }
         // Weak: the relay lives while the link is pending or the timer armed, which is as long as
         // there is anything to cancel.
@@ -72,13 +109,15 @@ private final class DelayRelay<T: Sendable>: Sendable {
 
     private let resolver: Resolver<T>
     private let span: TimerSpan
+    private let waiter: Waiter
     // While holding, the timer's handler holds the relay, and the relay the timer: a cycle that
     // keeps the armed timer alive, broken by firing or cancelling.
     private let state: LockedValue<State>
 
-    init(resolver: Resolver<T>, link: Promise<T>, span: TimerSpan) {
+    init(resolver: Resolver<T>, link: Promise<T>, span: TimerSpan, waiter: Waiter) {
         self.resolver = resolver
         self.span = span
+        self.waiter = waiter
         state = LockedValue(.waiting(link: link))
     }
 
@@ -97,7 +136,7 @@ private final class DelayRelay<T: Sendable>: Sendable {
             _ = stopWaiting(for: .finished)
             return  // `.never`: the value never arrives
         }
-        let timer = OneShotTimer(after: nanoseconds) { self.fire(value) }
+        let timer = waiter.timer(after: nanoseconds) { self.fire(value) }
         if stopWaiting(for: .holding(timer: timer)) == nil { timer.cancel() }
         timer.start()
     }

@@ -30,7 +30,7 @@ extension Thenable {
             conf.log(.badInput("timeout(seconds: nan) rejects with PMKError.badInput"))
             return Promise(error: PMKError.badInput)
         }
-        return _timeout(span)
+        return _timeout(span, on: .dispatch)
     }
 
     /// Gives this thenable `interval` to settle: the result settles as this thenable does, or is
@@ -47,11 +47,53 @@ extension Thenable {
     /// - Returns: A promise that settles as this thenable does, or is rejected with
     ///   ``PMKError/timedOut``.
     public func timeout(_ interval: DispatchTimeInterval) -> Promise<T> {
-        _timeout(TimerSpan(interval))
+        _timeout(TimerSpan(interval), on: .dispatch)
+    }
+
+    /// Gives this thenable `duration` to settle: the result settles as this thenable does, or is
+    /// rejected with ``PMKError/timedOut`` if it has not settled by then.
+    ///
+    /// Works as ``timeout(seconds:)`` does, on the same timers: a negative duration counts as
+    /// zero, and one too long to represent in nanoseconds never times out.
+    ///
+    /// ```swift
+    /// fetchProfile().timeout(for: .milliseconds(800)).recover { _ in cachedProfile() }
+    /// ```
+    ///
+    /// - Parameter duration: How long this thenable has to settle.
+    /// - Returns: A promise that settles as this thenable does, or is rejected with
+    ///   ``PMKError/timedOut``.
+    public func timeout(for duration: Duration) -> Promise<T> {
+        _timeout(TimerSpan(duration), on: .dispatch)
+    }
+
+    /// Gives this thenable `duration` on `clock` to settle: the result settles as this thenable
+    /// does, or is rejected with ``PMKError/timedOut`` once `clock` reaches the deadline.
+    ///
+    /// The deadline is `duration` after `clock.now` at this call. On a `ContinuousClock` the
+    /// wait is the timer of ``timeout(for:)``; on any other clock it is a task asleep until the
+    /// deadline (`clock.sleep(until:tolerance:)`), which is cancelled, and stops sleeping, as
+    /// soon as this thenable settles or the result is cancelled. A clock a test advances by hand
+    /// times out exactly when the test moves it past the deadline. A negative duration counts as
+    /// zero.
+    ///
+    /// ```swift
+    /// let clock = ManualClock()   // a test's own clock
+    /// let reply = fetchProfile().timeout(for: .seconds(5), clock: clock)
+    /// clock.advance(by: .seconds(5))   // reply is rejected with PMKError.timedOut
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - duration: How long this thenable has to settle.
+    ///   - clock: The clock that measures it.
+    /// - Returns: A promise that settles as this thenable does, or is rejected with
+    ///   ``PMKError/timedOut``.
+    public func timeout(for duration: Duration, clock: some Clock<Duration>) -> Promise<T> {
+        _timeout(TimerSpan(duration), on: Waiter(clock))
     }
 
     /// The one implementation of `timeout`.
-    func _timeout(_ span: TimerSpan) -> Promise<T> {
+    func _timeout(_ span: TimerSpan, on waiter: Waiter) -> Promise<T> {
         // The result depends on a link of its own rather than on `self`, so that giving up
         // cancels that link, and the engine cancels `self` only if nothing else depends on it.
         let link = map(on: nil) { $0 }
@@ -59,7 +101,7 @@ extension Thenable {
         let (promise, resolver) = Promise<T>.pending()
         promise.box.inheritSite(from: link.box)
         let race = TimeoutRace(resolver: resolver, link: link)
-        let timer = OneShotTimer(after: nanoseconds) { race.expire() }
+        let timer = waiter.timer(after: nanoseconds) { race.expire() }
         race.arm(timer)
         link.pipe { race.settle(with: $0) }
         // Weak: the hook lives as long as the result, the race only until one side has won.

@@ -51,6 +51,18 @@ enum TimerSpan: Sendable, Equatable {
         self = overflow || product == Int.max ? .never : .nanoseconds(product)
     }
 
+    /// The span for `duration`, clamped as the type describes.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, seconds > 0 || attoseconds > 0 else {
+            self = .nanoseconds(0)
+            return
+        }
+        let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowAgain) = whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        self = overflow || overflowAgain || total == Int.max ? .never : .nanoseconds(total)
+    }
+
     /// The span as a `DispatchTimeInterval`: `.never` or `.nanoseconds`.
     var interval: DispatchTimeInterval {
         switch self {

@@ -81,3 +81,53 @@ extension PMKHTTPError: CustomStringConvertible {
         }
     }
 }
+
+extension PMKHTTPError {
+    /// How long the server asked the client to wait before trying again: the response's
+    /// `Retry-After` header, in seconds or as an HTTP date (then the time from now until that
+    /// date, zero once it has passed); `nil` without a header that reads as either.
+    ///
+    /// Servers send it with `429 Too Many Requests` and `503 Service Unavailable`. Hand it to
+    /// `retry(attempts:backoff:clock:decide:_:)` to wait what the server said:
+    ///
+    /// ```swift
+    /// retry(attempts: 4, backoff: .exponential(initial: .milliseconds(200)), decide: { error, _ in
+    ///     if let wait = (error as? PMKHTTPError)?.retryAfter { return .retry(after: wait) }
+    ///     return error.isCancelled ? .stop : .retry
+    /// }) {
+    ///     URLSession.shared.dataTask(.promise, with: url).validate()
+    /// }
+    /// ```
+    public var retryAfter: Duration? {
+        retryAfter(now: Date())
+    }
+
+    /// ``retryAfter`` as seen at `now`.
+    func retryAfter(now: Date) -> Duration? {
+        guard case .badStatusCode(_, _, let response) = self,
+            let header = response.value(forHTTPHeaderField: "Retry-After")?.trimmingCharacters(in: .whitespaces),
+            !header.isEmpty
+        else { return nil }
+        if header.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            // Delay-seconds; a number too large for `Int64` waits as long as a `Duration` can.
+            return .seconds(Int64(header) ?? .max)
+        }
+        guard let date = Self.httpDate(header) else { return nil }
+        return .seconds(max(0, date.timeIntervalSince(now)))
+    }
+
+    /// An HTTP date in any of the three forms RFC 9110 accepts: IMF-fixdate, RFC 850 and
+    /// asctime.
+    private static func httpDate(_ text: String) -> Date? {
+        let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+        for format in formats {
+            // A formatter per call: the header is rare, and a shared one would need a lock.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

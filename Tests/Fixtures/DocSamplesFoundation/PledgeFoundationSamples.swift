@@ -101,3 +101,20 @@ enum PledgeFoundationSamples {
         print(cancelled, message)
     }
 }
+
+/// The Retry-After recipe of the Pledge catalog's "Cancellation and time" article.
+enum RetryAfterSample {
+    static let reportURL = URL(string: "https://example.com/report")!
+
+    static func fetch() {
+        let honourRetryAfter: @Sendable (any Error, Int) -> RetryDecision = { error, _ in
+            if error.isCancelled { return .stop }
+            if let wait = (error as? PMKHTTPError)?.retryAfter { return .retry(after: wait) }
+            return .retry
+        }
+        let report = retry(attempts: 5, backoff: .exponential(initial: .milliseconds(200)), decide: honourRetryAfter) {
+            URLSession.shared.dataTask(.promise, with: reportURL).validate()
+        }
+        _ = report
+    }
+}

@@ -18,6 +18,9 @@ import Foundation
 /// - `POST /echo` (and `PUT`): 200, the request's body.
 /// - `GET /hang`: signals ``hangArrived``, then never answers; the connection stays open until
 ///   the client closes it (``hangClosed`` is signalled then) or the server stops.
+/// - `GET /busy?key=K&status=S&seconds=N[&date=1]`: the first request for `K` gets status `S`
+///   with `Retry-After: N` (as an HTTP date `N` seconds from now with `date=1`), every later one
+///   200 `recovered`; ``requests(_:)`` counts them.
 final class LoopbackHTTPServer: @unchecked Sendable {
     // Safety: `listener` and `port` are set once in `init`; the open connections are kept in a
     // `Locked`, and every other member is a `let` of a `Sendable` type.
@@ -25,6 +28,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let connections = Locked<Set<Int32>>([])
     private let acceptorDone = DispatchSemaphore(value: 0)
+    private let busyRequests = Locked<[String: Int]>([:])
 
     /// Signalled each time a request for `/hang` has arrived.
     let hangArrived = DispatchSemaphore(value: 0)
@@ -46,6 +50,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer.accept"
         thread.start()
+    }
+
+    /// How many requests `/busy` has had for `key`.
+    func requests(_ key: String) -> Int {
+        busyRequests.value[key] ?? 0
     }
 
     /// The URL of `path` on this server.
@@ -121,6 +130,28 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             respond(200, Self.downloadBody, on: connection)
         case ("POST", "/echo"), ("PUT", "/echo"):
             respond(200, body, on: connection)
+        case ("GET", _) where path.hasPrefix("/busy?"):
+            let query = URLComponents(string: path)?.queryItems ?? []
+            func item(_ name: String) -> String? { query.first { $0.name == name }?.value }
+            let key = item("key") ?? ""
+            var count = 0
+            busyRequests.mutate { counts in
+                count = (counts[key] ?? 0) + 1
+                counts[key] = count
+            }
+            guard count == 1, let status = item("status").flatMap(Int.init), let seconds = item("seconds") else {
+                respond(200, Data("recovered".utf8), on: connection)
+                return
+            }
+            var retryAfter = seconds
+            if item("date") == "1", let offset = Double(seconds) {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                retryAfter = formatter.string(from: Date(timeIntervalSinceNow: offset))
+            }
+            respond(status, Data("busy".utf8), headers: "Retry-After: \(retryAfter)\r\n", on: connection)
         case ("GET", "/hang"):
             hangArrived.signal()
             // Never answer: wait until the client goes away or the server stops.
@@ -132,10 +163,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    private func respond(_ status: Int, _ body: Data, on connection: Int32) {
+    private func respond(_ status: Int, _ body: Data, headers: String = "", on connection: Int32) {
         let reason = status == 200 ? "OK" : status == 404 ? "Not Found" : "Bad Request"
         let head =
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\n"
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/octet-stream\r\n" + headers
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         transmit(Data(head.utf8) + body, on: connection)
     }

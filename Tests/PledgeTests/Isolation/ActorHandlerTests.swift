@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Pledge
 import Testing
 
@@ -121,5 +122,83 @@ private actor Ledger {
         resolver.fulfill(1)
         await #expect(throws: PMKError.cancelled) { try await step.async() }
         #expect(await ledger.entries.isEmpty)
+    }
+}
+
+/// A serial executor that runs its jobs one at a time, alternately on two threads of its own:
+/// an actor whose jobs move between threads, as a default actor's may.
+private final class AlternatingExecutor: SerialExecutor, @unchecked Sendable {
+    // Safety: `slots` and `next` are touched only on `coordinator`, and by the thread a slot's
+    // semaphore starts, while `coordinator` waits for it to finish.
+    private let coordinator = DispatchQueue(label: "org.pledge.tests.alternating")
+    private var slots: [UnownedJob?] = [nil, nil]
+    private let starts = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+    private let finished = DispatchSemaphore(value: 0)
+    private var next = 0
+
+    init() {
+        for index in 0..<2 {
+            Thread { [self] in
+                while true {
+                    starts[index].wait()
+                    let job = slots[index].take()
+                    job?.runSynchronously(on: asUnownedSerialExecutor())
+                    finished.signal()
+                }
+            }.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        coordinator.async { [self] in
+            let index = next
+            next ^= 1
+            slots[index] = job
+            starts[index].signal()
+            finished.wait()
+        }
+    }
+}
+
+private actor HoppingLedger {
+    private let executor: AlternatingExecutor
+    var names: [String] = []
+
+    init(_ executor: AlternatingExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    func attach(_ name: String, to promise: Promise<Int>) -> Promise<Void> {
+        promise.done { _ in self.names.append(name) }
+    }
+}
+
+extension ActorHandlerTests {
+    /// The actor attaches A on one thread and, while the promise fires (its sealer held in an
+    /// earlier handler), B on another: B's thread helps the actor's lane, A first.
+    @Test func anActorsHandlersKeepTheirOrderWhenItsJobsChangeThreads() async throws {
+        let ledger = HoppingLedger(AlternatingExecutor())
+        let (promise, resolver) = Promise<Int>.pending()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let first = promise.done(on: nil) { _ in
+            entered.signal()
+            release.wait()
+        }
+        let a = await ledger.attach("A", to: promise)
+        DispatchQueue.global().async { resolver.fulfill(1) }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                entered.wait()
+                continuation.resume()
+            }
+        }
+        let b = await ledger.attach("B", to: promise)
+        release.signal()
+        try await first.async()
+        try await a.async()
+        try await b.async()
+        #expect(await ledger.names == ["A", "B"])
     }
 }

@@ -216,6 +216,26 @@ private final class MainActorModel {
         #expect(model.steps.isEmpty)
     }
 
+    /// `wait()` on the main thread runs the chain's main-actor handlers itself, in order: in a
+    /// command-line tool, whose `main.swift` is on the main actor, nothing else drains the main
+    /// queue.
+    @MainActor
+    @Test(.timeLimit(.minutes(1))) func waitOnTheMainThreadRunsMainActorHandlers() throws {
+        let model = MainActorModel()
+        let (head, resolver) = Promise<Int>.pending()
+        let chain = head.map { value -> Int in
+            model.record("map")
+            return value + 1
+        }.then { value -> Promise<Int> in
+            model.record("then")
+            return after(seconds: 0).map(on: nil) { value * 10 }
+        }.get { _ in model.record("get") }
+        DispatchQueue.global().async { resolver.fulfill(1) }
+        #expect(try chain.wait() == 20)
+        #expect(model.steps == ["map", "then", "get"])
+        #expect(try Promise.value(3).map { $0 + 1 }.wait() == 4)
+    }
+
     /// A lazy promise starts when a main-actor handler is attached, and its handler runs there.
     @MainActor
     @Test func aLazyPromiseStartsForAMainActorHandler() async {

@@ -4,6 +4,8 @@
 import Dispatch
 import Foundation
 import Pledge
+import PledgeTestSupport
+import Testing
 
 enum CancellationAndTimeSamples {
     static func producer() {
@@ -119,5 +121,26 @@ enum CancellationAndTimeSamples {
         }.catch { error in
             showError(error)  // PMKError.validationFailed for a status outside 200..<300
         }
+    }
+}
+
+// "Clocks and testing time".
+@Test func profileTimesOutAfterFiveSeconds() async {
+    let clock = ManualClock()
+    let reply = fetchProfile(42).timeout(for: .seconds(5), clock: clock)
+    await clock.waitForSleepers(1)  // the timeout has armed its wait
+    clock.advance(by: .seconds(4))
+    #expect(reply.isPending)
+    clock.advance(by: .seconds(1))
+    await #expect(throws: PMKError.timedOut) { try await reply.async() }
+}
+
+extension UserClient {
+    func report() async throws -> Report { Report() }
+}
+
+func loadReport() async throws -> Report {
+    try await withRetry(attempts: 3, backoff: .constant(.seconds(1))) {
+        try await withTimeout(.seconds(2)) { try await client.report() }
     }
 }
