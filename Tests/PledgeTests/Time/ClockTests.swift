@@ -204,6 +204,8 @@ import Testing
             await second.promise.timeout(for: .milliseconds(1), clock: ContinuousClock()).outcomeError() as? PMKError
                 == .timedOut)
         #expect(await Promise.value(3).delay(for: .milliseconds(1)).outcomeValue() == 3)
+        let delayed: Guarantee<Int> = Guarantee.value(4).delay(for: .milliseconds(1))
+        #expect(await delayed.outcomeValue() == 4)
         #expect(await after(for: .milliseconds(1)).outcome() != nil)
         #expect(Backoff.constant(Duration.milliseconds(5)).delay(beforeRetry: 1) == .nanoseconds(5_000_000))
         #expect(
