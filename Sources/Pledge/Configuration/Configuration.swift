@@ -18,7 +18,7 @@ import Synchronization
 /// conf.Q = (map: myQueue, return: .main)   // both queues at once
 /// conf.Q.map = .global()                   // one of them
 /// conf.catchPolicy = .allErrors
-/// conf.logHandler = { event in logger.warning("\(event)") }
+/// conf.logHandler = { event in logger.warning("\(event.message)") }
 /// ```
 ///
 /// ## Default queues
@@ -63,13 +63,14 @@ public final class PMKConfiguration: Sendable {
         return queue
     }()
 
-    /// The default ``logHandler``: prints each event's one-line description to standard error.
+    /// The default ``logHandler``: prints each event's one-line ``LogEvent/message`` to standard
+    /// error.
     ///
     /// Each line is written with one `write` call, text and newline together, so lines logged at
     /// the same moment from several threads do not run into each other.
     public static let defaultLogHandler: @Sendable (LogEvent) -> Void = { event in
         var stream = StandardErrorStream()
-        stream.write(event.description + "\n")
+        stream.write(event.message + "\n")
     }
 
     init() {

@@ -67,8 +67,34 @@ public enum LogEvent: Sendable {
 }
 
 extension LogEvent: CustomStringConvertible {
-    /// One line saying what happened and what to do about it.
+    /// The event's name, as PromiseKit prints its events: `"waitOnMainThread"`,
+    /// `"pendingPromiseDeallocated"`, `"cauterized(<error>)"`. For people, see ``message``.
+    ///
+    /// ```swift
+    /// conf.logHandler = { event in metrics.count("\(event)") }   // "pendingPromiseDeallocated"
+    /// ```
     public var description: String {
+        switch self {
+        case .waitOnMainThread: "waitOnMainThread"
+        case .pendingPromiseDeallocated: "pendingPromiseDeallocated"
+        case .pendingGuaranteeDeallocated: "pendingGuaranteeDeallocated"
+        case .unhandledRejection(let error, _): "unhandledRejection(\(error))"
+        case .cauterized(let error): "cauterized(\(error))"
+        case .nilDispatchQueueWithFlags: "nilDispatchQueueWithFlags"
+        case .waitOnHandlerQueue: "waitOnHandlerQueue"
+        case .guaranteeReturnedSelf: "guaranteeReturnedSelf"
+        case .badInput(let message): "badInput(\(message))"
+        }
+    }
+
+    /// One line for people, signed by Pledge, saying what happened and what to do about it, with
+    /// the creation site of a lost promise when there is one: what
+    /// ``PMKConfiguration/defaultLogHandler`` prints.
+    ///
+    /// ```swift
+    /// conf.logHandler = { event in logger.warning("\(event.message)") }
+    /// ```
+    public var message: String {
         switch self {
         case .waitOnMainThread:
             return "Pledge: warning: wait() called on the main thread while a Q queue is the main queue; "
@@ -98,6 +124,12 @@ extension LogEvent: CustomStringConvertible {
     }
 
     /// ` (made at File.swift:12)`, or nothing without a site.
+    /// A lost promise, as PromiseKit code writes the event, without a site.
+    public static var pendingPromiseDeallocated: LogEvent { .pendingPromiseDeallocated(site: nil) }
+
+    /// A lost guarantee, as PromiseKit code writes the event, without a site.
+    public static var pendingGuaranteeDeallocated: LogEvent { .pendingGuaranteeDeallocated(site: nil) }
+
     private static func madeAt(_ site: CreationSite?) -> String {
         site.map { " (made at \($0))" } ?? ""
     }

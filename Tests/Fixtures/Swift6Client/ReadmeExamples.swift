@@ -78,7 +78,7 @@ enum ReadmeExamples {
         conf.Q = (map: .main, return: .main)  // PromiseKit's defaults
         conf.Q.map = .global()  // or change one of them
         conf.catchPolicy = .allErrors  // let `catch` see cancellations too
-        conf.logHandler = { event in logger.warning("\(event)") }
+        conf.logHandler = { event in logger.warning("\(event.message)") }
     }
 
     static func dropping(symbol: String) {

@@ -224,7 +224,7 @@ struct ConfigurationTests {
         }
 
         let output = String(decoding: child.standardErrorContent, as: UTF8.self)
-        #expect(output.contains(LogEvent.nilDispatchQueueWithFlags.description + "\n"))
+        #expect(output.contains(LogEvent.nilDispatchQueueWithFlags.message + "\n"))
     }
 
     @Test func theDefaultLogHandlerKeepsLinesWholeWhenThreadsLogAtOnce() async throws {
@@ -240,7 +240,7 @@ struct ConfigurationTests {
 
         let output = String(decoding: child.standardErrorContent, as: UTF8.self)
         let expected: Set = [
-            LogEvent.nilDispatchQueueWithFlags.description, LogEvent.cauterized(TestError.boom).description,
+            LogEvent.nilDispatchQueueWithFlags.message, LogEvent.cauterized(TestError.boom).message,
         ]
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(output.hasSuffix("\n"))
@@ -254,7 +254,7 @@ struct ConfigurationTests {
         }
 
         let output = String(decoding: child.standardErrorContent, as: UTF8.self)
-        #expect(output.contains(LogEvent.cauterized(TestError.boom).description + "\n"))
+        #expect(output.contains(LogEvent.cauterized(TestError.boom).message + "\n"))
     }
 }
 

@@ -9,37 +9,54 @@ import Testing
         .badInput("a message"), .unhandledRejection(TestError.boom, site: nil),
     ]
 
-    @Test func everyEventHasAOneLineDescriptionSignedByPledge() {
+    @Test func everyEventHasAOneLineMessageSignedByPledge() {
         for event in Self.allEvents {
-            #expect(event.description.hasPrefix("Pledge:"), "\(event.kind)")
-            #expect(!event.description.contains("\n"), "\(event.kind)")
+            #expect(event.message.hasPrefix("Pledge:"), "\(event.kind)")
+            #expect(!event.message.contains("\n"), "\(event.kind)")
         }
     }
 
-    @Test func descriptionsAreDistinctPerEvent() {
+    @Test func messagesAndDescriptionsAreDistinctPerEvent() {
+        #expect(Set(Self.allEvents.map(\.message)).count == Self.allEvents.count)
         #expect(Set(Self.allEvents.map(\.description)).count == Self.allEvents.count)
     }
 
+    /// Events print their names, as PromiseKit's do, and PromiseKit code writes the lost-promise
+    /// events without a site.
+    @Test func eventsPrintTheirNamesAsPromiseKitsDo() {
+        #expect("\(LogEvent.waitOnMainThread)" == "waitOnMainThread")
+        #expect("\(LogEvent.pendingPromiseDeallocated)" == "pendingPromiseDeallocated")
+        #expect("\(LogEvent.pendingGuaranteeDeallocated)" == "pendingGuaranteeDeallocated")
+        let site = CreationSite(fileID: "App/Loader.swift", line: 7)
+        #expect("\(LogEvent.pendingPromiseDeallocated(site: site))" == "pendingPromiseDeallocated")
+        #expect("\(LogEvent.cauterized(TestError.boom))" == "cauterized(boom)")
+        #expect("\(LogEvent.nilDispatchQueueWithFlags)" == "nilDispatchQueueWithFlags")
+        guard case .pendingPromiseDeallocated(site: nil) = LogEvent.pendingPromiseDeallocated else {
+            Issue.record("the static member is the case without a site")
+            return
+        }
+    }
+
     @Test func theCauterizedDescriptionIncludesTheError() {
-        #expect(LogEvent.cauterized(TestError.numbered(77)).description.contains("numbered(77)"))
+        #expect(LogEvent.cauterized(TestError.numbered(77)).message.contains("numbered(77)"))
     }
 
     @Test func theUnhandledRejectionDescriptionIncludesTheErrorAndTheSite() {
         let site = CreationSite(fileID: "App/Loader.swift", line: 12)
-        let description = LogEvent.unhandledRejection(TestError.numbered(5), site: site).description
+        let description = LogEvent.unhandledRejection(TestError.numbered(5), site: site).message
         #expect(description.contains("numbered(5)"))
         #expect(description.hasSuffix("(made at App/Loader.swift:12)"))
-        #expect(!LogEvent.unhandledRejection(TestError.boom, site: nil).description.contains("made at"))
+        #expect(!LogEvent.unhandledRejection(TestError.boom, site: nil).message.contains("made at"))
     }
 
     @Test func thePendingDeallocatedDescriptionsIncludeTheSite() {
         let site = CreationSite(fileID: "App/Loader.swift", line: 7)
-        #expect(LogEvent.pendingPromiseDeallocated(site: site).description.hasSuffix("(made at App/Loader.swift:7)"))
-        #expect(LogEvent.pendingGuaranteeDeallocated(site: site).description.hasSuffix("(made at App/Loader.swift:7)"))
+        #expect(LogEvent.pendingPromiseDeallocated(site: site).message.hasSuffix("(made at App/Loader.swift:7)"))
+        #expect(LogEvent.pendingGuaranteeDeallocated(site: site).message.hasSuffix("(made at App/Loader.swift:7)"))
     }
 
     @Test func theBadInputDescriptionIncludesItsMessage() {
-        #expect(LogEvent.badInput("race() was given nothing").description.contains("race() was given nothing"))
+        #expect(LogEvent.badInput("race() was given nothing").message.contains("race() was given nothing"))
     }
 }
 

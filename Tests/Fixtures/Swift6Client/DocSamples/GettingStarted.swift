@@ -153,7 +153,7 @@ enum GettingStartedSamples {
 
     static func logHandler() {
         conf.logHandler = { event in
-            logger.warning("pledge: \(event)")
+            logger.warning("pledge: \(event.message)")
         }
     }
 
