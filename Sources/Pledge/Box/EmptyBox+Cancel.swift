@@ -121,7 +121,7 @@ extension EmptyBox {
         }
     }
 
-    /// How many handlers a pending box stores (for tests).
+    /// How many handlers a pending box stores: for debug descriptions and tests.
     final var storedHandlers: Int {
         lock.lock()
         defer { lock.unlock() }

@@ -105,11 +105,11 @@ extension Guarantee: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
-    /// `Guarantee<Int>.pending` or `Guarantee<Int>.fulfilled(<value>)`: the wording of
-    /// ``Promise/debugDescription``.
+    /// `Guarantee<Int>.pending(handlers: 1)` or `Guarantee<Int>.fulfilled(<value>)`: the wording
+    /// of ``Promise/debugDescription``.
     public var debugDescription: String {
         switch result {
-        case nil: return "Guarantee<\(T.self)>.pending"
+        case nil: return "Guarantee<\(T.self)>.pending(handlers: \(box.waitingHandlers))"
         case .success(let value)?: return "Guarantee<\(T.self)>.fulfilled(\(value))"
         case .failure(let error)?: return "Guarantee<\(T.self)>.rejected(\(type(of: error)).\(error))"
         }

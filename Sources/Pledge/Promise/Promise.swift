@@ -158,13 +158,13 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 
-    /// `Promise<Int>.pending`, `Promise<Int>.fulfilled(<value>)` or
-    /// `Promise<Int>.rejected(<ErrorType>.<error>)`: PromiseKit's wording, without its count of
-    /// waiting handlers. Like ``description``, it does not count as seeing an error.
+    /// `Promise<Int>.pending(handlers: 2)`, `Promise<Int>.fulfilled(<value>)` or
+    /// `Promise<Int>.rejected(<ErrorType>.<error>)`: PromiseKit's wording, with the number of
+    /// handlers waiting. Like ``description``, it does not count as seeing an error.
     public var debugDescription: String {
         switch unobservedResult {
         case nil:
-            return "Promise<\(T.self)>.pending"
+            return "Promise<\(T.self)>.pending(handlers: \(box.waitingHandlers))"
         case .success(let value):
             return "Promise<\(T.self)>.fulfilled(\(value))"
         case .failure(let error):

@@ -35,3 +35,10 @@ extension Thenable {
         return false
     }
 }
+
+extension Box {
+    /// How many handlers wait on this box while it is pending; 0 for a box born settled.
+    var waitingHandlers: Int {
+        (self as? EmptyBox<R>)?.storedHandlers ?? 0
+    }
+}

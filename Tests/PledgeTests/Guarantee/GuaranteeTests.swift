@@ -202,7 +202,7 @@ import Testing
 
         #expect(pending.description == "Guarantee(…Int)")
         #expect(Guarantee.value(3).description == "Guarantee(3)")
-        #expect(pending.debugDescription == "Guarantee<Int>.pending")
+        #expect(pending.debugDescription == "Guarantee<Int>.pending(handlers: 0)")
         #expect(Guarantee.value("x").debugDescription == "Guarantee<String>.fulfilled(x)")
         resolve(0)
     }

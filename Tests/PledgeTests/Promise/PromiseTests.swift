@@ -194,7 +194,10 @@ import Testing
     @Test func debugDescriptionShowsTheTypeAndTheState() {
         let (pending, resolver) = Promise<Int>.pending()
 
-        #expect(pending.debugDescription == "Promise<Int>.pending")
+        #expect(pending.debugDescription == "Promise<Int>.pending(handlers: 0)")
+        _ = pending.map(on: nil) { $0 }
+        _ = pending.done(on: nil) { _ in }
+        #expect(pending.debugDescription == "Promise<Int>.pending(handlers: 2)")
         #expect(Promise.value("x").debugDescription == "Promise<String>.fulfilled(x)")
         #expect(Promise<Int>(error: TestError.boom).debugDescription == "Promise<Int>.rejected(TestError.boom)")
         resolver.fulfill(0)
