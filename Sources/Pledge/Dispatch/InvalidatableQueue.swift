@@ -10,7 +10,7 @@ import Synchronization
 /// nothing downstream waits forever.
 ///
 /// ```swift
-/// let ui = InvalidatableQueue()  // the main queue
+/// let ui = InvalidatableQueue(queue: .main)
 /// fetchAvatar()
 ///     .done(on: ui) { image in view.show(image) }
 ///     .catch(policy: .allErrors) { error in log(error) }  // PMKError.cancelled once `ui` is invalidated
@@ -33,8 +33,13 @@ public final class InvalidatableQueue: Dispatcher, DroppingDispatcher {
 
     /// Makes a dispatcher that runs work on `queue` until it is invalidated.
     ///
-    /// - Parameter queue: Where bodies run; the main queue by default.
-    public init(queue: DispatchQueue = .main) {
+    /// There is no default queue: the main queue runs only in apps and in tools that drain it, so
+    /// a server's work sent there would never run, and any other default would surprise an app
+    /// whose handlers touch its views. Name the queue: `.main` for an app's screens, the
+    /// connection's queue for a server.
+    ///
+    /// - Parameter queue: Where bodies run.
+    public init(queue: DispatchQueue) {
         self.queue = queue
     }
 

@@ -19,8 +19,8 @@ import Testing
         #expect(runs.all.allSatisfy { $0.onQueue })
     }
 
-    @Test func runsOnTheMainQueueByDefault() {
-        let dispatcher = InvalidatableQueue()
+    @Test func runsOnTheMainQueueWhenGivenIt() {
+        let dispatcher = InvalidatableQueue(queue: .main)
         let onMain = Recorder<Bool>()
         let done = CompletionCount(expecting: 1)
 

@@ -53,11 +53,11 @@ enum QueuesDispatchersAndThreadsSamples {
 
     @MainActor final class Cell {
         let imageView = ImageView()
-        var queue = InvalidatableQueue()
+        var queue = InvalidatableQueue(queue: .main)
 
         func show(_ item: Item) {
             queue.invalidate()
-            queue = InvalidatableQueue()
+            queue = InvalidatableQueue(queue: .main)
             loadThumbnail(item).done(on: queue) { [imageView] image in
                 MainActor.assumeIsolated { imageView.image = image }
             }.cauterize()
