@@ -33,7 +33,7 @@ extension ConfigurationTests {
             CreationSite(fileID: file, line: line)
         }
 
-        @Test func whenFulfilledOverAnArrayOrAVariadicListNamesTheLineOfTheCall() {
+        @Test(.debugBuildsOnly) func whenFulfilledOverAnArrayOrAVariadicListNamesTheLineOfTheCall() {
             #if DEBUG
                 LogCapture.capture { log in
                     let typed = [Promise<Int>(error: TestError.numbered(9_801)), .value(1)]
@@ -54,7 +54,7 @@ extension ConfigurationTests {
             #endif
         }
 
-        @Test func whenFulfilledOverATupleNamesTheLineOfTheCall() {
+        @Test(.debugBuildsOnly) func whenFulfilledOverATupleNamesTheLineOfTheCall() {
             #if DEBUG
                 LogCapture.capture { log in
                     let a = Promise<Int>(error: TestError.numbered(9_811))
@@ -74,7 +74,7 @@ extension ConfigurationTests {
             #endif
         }
 
-        @Test func whenFulfilledConcurrentlyNamesTheLineOfTheCallEvenForBadInput() {
+        @Test(.debugBuildsOnly) func whenFulfilledConcurrentlyNamesTheLineOfTheCallEvenForBadInput() {
             #if DEBUG
                 LogCapture.capture { log in
                     let inputs = [Promise.value(1), Promise<Int>(error: TestError.numbered(9_821))]
@@ -88,7 +88,7 @@ extension ConfigurationTests {
             #endif
         }
 
-        @Test func raceNamesTheLineOfTheCallEvenForBadInput() {
+        @Test(.debugBuildsOnly) func raceNamesTheLineOfTheCallEvenForBadInput() {
             #if DEBUG
                 LogCapture.capture { log in
                     let a = Promise<Int>(error: TestError.numbered(9_831))
@@ -108,7 +108,7 @@ extension ConfigurationTests {
             #endif
         }
 
-        @Test func raceFulfilledNamesTheLineOfTheCallEvenForBadInput() {
+        @Test(.debugBuildsOnly) func raceFulfilledNamesTheLineOfTheCallEvenForBadInput() {
             #if DEBUG
                 LogCapture.capture { log in
                     let inputs = [Promise<Int>(error: TestError.boom), Promise<Int>(error: TestError.other)]
@@ -121,7 +121,7 @@ extension ConfigurationTests {
             #endif
         }
 
-        @Test func retryNamesTheLineOfTheCallEvenForBadInput() {
+        @Test(.debugBuildsOnly) func retryNamesTheLineOfTheCallEvenForBadInput() {
             #if DEBUG
                 LogCapture.capture { log in
                     let line = Self.dropped(retry(attempts: 1) { Promise<Int>(error: TestError.numbered(9_841)) })
@@ -135,7 +135,7 @@ extension ConfigurationTests {
         }
 
         /// A guarantee cannot be rejected, but a chain that begins with one carries its site.
-        @Test func aChainAfterAGuaranteeCombinatorNamesTheLineOfTheCall() {
+        @Test(.debugBuildsOnly) func aChainAfterAGuaranteeCombinatorNamesTheLineOfTheCall() {
             #if DEBUG
                 LogCapture.capture { log in
                     let line = #line

@@ -74,7 +74,7 @@ extension ConfigurationTests {
             }
         }
 
-        @Test func aWhenOfARaceIsReportedOnceAtTheWhensLine() {
+        @Test(.debugBuildsOnly) func aWhenOfARaceIsReportedOnceAtTheWhensLine() {
             #if DEBUG
                 LogCapture.capture { log in
                     let whenLine: Int

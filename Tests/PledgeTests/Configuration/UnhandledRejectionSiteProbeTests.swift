@@ -9,7 +9,7 @@ extension ConfigurationTests {
         static let file = "PledgeTests/UnhandledRejectionSiteProbeTests.swift"
 
         /// Guards: every documented creation point names the caller's line.
-        @Test func documentedCreationPointsNameTheCallersLine() throws {
+        @Test(.debugBuildsOnly) func documentedCreationPointsNameTheCallersLine() throws {
             #if DEBUG
                 try LogCapture.capture { log in
                     let line = #line
@@ -37,7 +37,7 @@ extension ConfigurationTests {
         }
 
         /// `firstly` is inlinable, and its `Promise(error:)` takes Pledge's own file and line.
-        @Test func firstlyThatThrowsNamesTheCallersLine() throws {
+        @Test(.debugBuildsOnly) func firstlyThatThrowsNamesTheCallersLine() throws {
             #if DEBUG
                 try LogCapture.capture { log in
                     let line = #line + 1
@@ -54,7 +54,7 @@ extension ConfigurationTests {
 
         /// `delay` and `timeout` results carry the site of their chain; `retry` starts a new one,
         /// at the line that called it.
-        @Test func aChainThroughDelayTimeoutOrRetryNamesTheCallersLine() {
+        @Test(.debugBuildsOnly) func aChainThroughDelayTimeoutOrRetryNamesTheCallersLine() {
             #if DEBUG
                 LogCapture.capture { log in
                     let line = #line + 2
@@ -80,7 +80,7 @@ extension ConfigurationTests {
 
         /// `Promise(task:)`, `DispatchQueue.async(.promise)` and the combinators record the
         /// caller's site (see CombinatorSiteTests.swift for every combinator).
-        @Test func promisesMadeByTaskQueueOrCombinatorsHaveTheCallersSite() {
+        @Test(.debugBuildsOnly) func promisesMadeByTaskQueueOrCombinatorsHaveTheCallersSite() {
             #if DEBUG
                 LogCapture.capture { log in
                     let (a, resolveA) = Promise<Int>.pending()

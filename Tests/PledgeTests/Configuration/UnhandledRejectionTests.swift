@@ -154,7 +154,7 @@ extension ConfigurationTests {
             }
         }
 
-        @Test func theSiteIsWhereTheChainBegan() throws {
+        @Test(.debugBuildsOnly) func theSiteIsWhereTheChainBegan() throws {
             #if DEBUG
                 try LogCapture.capture { log in
                     let line = #line + 2
