@@ -14,6 +14,24 @@
 ///     }  // no catch: a failure is reported as .unhandledRejection
 /// }
 /// ```
+///
+/// The default handler prints each event's ``message``, one line to standard error:
+///
+/// ```text
+/// Pledge: warning: a rejected promise was released and no handler saw its error: offline (made at App/Sync.swift:42)
+/// ```
+///
+/// | Event | When |
+/// |---|---|
+/// | ``unhandledRejection(_:site:)`` | a rejected promise was released and no handler, state read or `cancel()` saw its error (a chain without `catch`; printing the promise does not count); never for cancellations |
+/// | ``pendingPromiseDeallocated(site:)`` | a ``Resolver`` was released without resolving its promise |
+/// | ``pendingGuaranteeDeallocated(site:)`` | a guarantee's resolve function was released uncalled |
+/// | ``cauterized(_:)`` | `cauterize()` dropped an error |
+/// | ``waitOnHandlerQueue`` | `wait()` was called on a `conf.Q` queue while pending (it deadlocks if the chain needs that queue) |
+/// | ``waitOnMainThread`` | the same, on the main thread, when `.main` is one of the `conf.Q` queues |
+/// | ``nilDispatchQueueWithFlags`` | `flags:` were given with `on: nil`, so they are ignored |
+/// | ``guaranteeReturnedSelf`` | a `then` or `recover` body returned the guarantee it was to resolve |
+/// | ``badInput(_:)`` | a call whose result cannot fail got input it cannot use, such as `race()` of no guarantees or `after(seconds: .nan)`; also when `timeout`, `delay` or `retry` reject with ``PMKError/badInput`` |
 public enum LogEvent: Sendable {
     /// `wait()` was called on the main thread while the promise was pending, and the main queue
     /// is one of the ``PMKConfiguration/Q`` queues: handlers there cannot run until `wait()`
