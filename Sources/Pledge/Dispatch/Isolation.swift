@@ -10,8 +10,8 @@ import Dispatch
 /// The main queue, as the `on:` of an operator whose closure is isolated to the main actor.
 ///
 /// Written `on: .main`, it picks the operator's main-actor form: the closure runs in a block on
-/// the main queue, as with `on: DispatchQueue.main`, and the compiler knows that it runs on the
-/// main actor, so it may touch main-actor state, from any context.
+/// the main queue (or, while the main thread waits in `wait()`, there), and the compiler knows
+/// that it runs on the main actor, so it may touch main-actor state, from any context.
 ///
 /// ```swift
 /// @MainActor final class ProfileModel {
@@ -37,7 +37,7 @@ public struct PMKMainQueue: Sendable {
 /// reach the actor in the order it dispatched them, and the actor runs them in that order. A
 /// body may run at once, on the dispatching thread, when the actor is idle.
 @usableFromInline
-struct ActorDispatcher: Dispatcher {
+struct ActorDispatcher: Sendable {
     /// The executor of a handler isolated to `actor`, in the actor's lane.
     @usableFromInline
     static func executor(_ actor: any Actor) -> CustomExecutor {
@@ -45,15 +45,12 @@ struct ActorDispatcher: Dispatcher {
         return CustomExecutor(lane: ActorLanes.lane(of: actor)) { body, _ in dispatcher.dispatch(body) }
     }
 
-    @usableFromInline
     let actor: any Actor
 
-    @inlinable
     init(_ actor: any Actor) {
         self.actor = actor
     }
 
-    @usableFromInline
     func dispatch(_ body: @escaping @Sendable () -> Void) {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             dispatchImmediately(body)
