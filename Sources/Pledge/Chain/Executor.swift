@@ -7,8 +7,8 @@ enum Executor: Sendable {
     case inline
     /// In a block of its own on this queue.
     case queue(DispatchQueue)
-    /// A queue with work-item flags, or a ``Dispatcher``: rare, so kept behind a reference, to
-    /// keep every operator's box small.
+    /// A queue with work-item flags, a ``Dispatcher``, or an actor (``MainActorLane``,
+    /// ``ActorDispatcher``): kept behind a reference, to keep every operator's box small.
     case custom(CustomExecutor)
 
     /// The executor of an operator given `on: queue, flags: flags`, whose closure is isolated to
