@@ -19,11 +19,9 @@ extension Thenable {
         if case .inline = executor, source.isSealedBox { return operation.settled(source) }
         // Only a promise is linked to: a guarantee cannot be cancelled.
         let box = ChainedBox(operation, on: executor, after: source, linked: Self.self == Promise<T>.self)
-        if case .custom(let custom) = executor {
-            source.attach(Handler(box, for: source), lane: custom.lane)
-        } else {
-            source.attach(Handler(box, for: source))
-        }
+        // An actor's handlers take its lane; all others, the attaching thread's.
+        let lane: UInt32? = if case .custom(let custom) = executor { custom.lane } else { nil }
+        source.attach(Handler(box, for: source), lane: lane)
         return box
     }
 

@@ -141,11 +141,10 @@ enum MainActorLane {
 /// fires helps the actor's lane in order.
 enum ActorLanes {
     private final class Entry: Sendable {
-        // Safety: `actor` is weak and read only for identity, under the table's lock.
-        nonisolated(unsafe) weak var actor: AnyObject?
+        weak let actor: (any Actor)?
         let lane: UInt32
 
-        init(_ actor: AnyObject, lane: UInt32) {
+        init(_ actor: any Actor, lane: UInt32) {
             self.actor = actor
             self.lane = lane
         }
