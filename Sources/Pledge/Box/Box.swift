@@ -296,20 +296,25 @@ extension Box {
         attach(Handler(PipeReceiver(body), for: self))
     }
 
-    /// Records where the promise this box backs was made, in debug builds; nothing in release
-    /// builds.
+    /// Records where the promise this box backs was made and, while the box is pending, lists it
+    /// in ``pendingPromises()``; debug builds only, nothing in release builds. Every pending box
+    /// records a site: the boxes Pledge makes for itself record a line of Pledge's, which
+    /// ``creationSite`` hides.
     @inlinable
     final func recordSite(_ file: StaticString, _ line: UInt) {
         #if DEBUG
             site = (file, line)
+            conf.pending.add(self)
         #endif
     }
 
-    /// Gives this box the site of `source`, the box of the thenable an operator was called on.
+    /// As ``recordSite(_:_:)``, with the site of `source`, the box of the thenable an operator
+    /// was called on.
     @inlinable
     final func inheritSite<S>(from source: Box<S>) {
         #if DEBUG
             site = source.site
+            conf.pending.add(self)
         #endif
     }
 
@@ -318,10 +323,7 @@ extension Box {
     @usableFromInline
     final var creationSite: CreationSite? {
         #if DEBUG
-            guard let site else { return nil }
-            let fileID = "\(site.file)"
-            if fileID.hasPrefix("Pledge/") || fileID.hasPrefix("PledgeFoundation/") { return nil }
-            return CreationSite(fileID: fileID, line: Int(site.line))
+            CreationSite(recorded: site)
         #else
             return nil
         #endif

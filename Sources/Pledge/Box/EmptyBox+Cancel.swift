@@ -79,6 +79,9 @@ extension EmptyBox {
         outcome.store(.cancelled, ordering: .releasing)
         let (due, hooks) = settle(waiting, failure: nil)
         lock.unlock()
+        #if DEBUG
+            conf.pending.remove(self)
+        #endif
         withdrawn?.abandon(by: ObjectIdentifier(self))
         // Released after the lock; a lazy body that owns the rest of a chain frees it from a
         // loop (see `LazyBox`).

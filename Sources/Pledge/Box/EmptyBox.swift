@@ -69,6 +69,9 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         case .settled: return
         default: break
         }
+        #if DEBUG
+            conf.pending.remove(self)
+        #endif
         switch exchange(&state, with: .settled) {
         case .unobserved(let error):
             if !error.isCancelled { conf.log(.unhandledRejection(error, site: creationSite)) }
@@ -172,6 +175,9 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
             let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
             let (due, hooks) = settle(waiting, failure: failure)
             lock.unlock()
+            #if DEBUG
+                conf.pending.remove(self)
+            #endif
             // `onCancel` hooks run only for a cancellation: they go now, after the lock, since
             // their captures are user code.
             extendLifetime(hooks)

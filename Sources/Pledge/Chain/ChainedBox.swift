@@ -84,9 +84,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         self.executor = executor
         if linked { upstreamLink = Unmanaged.passUnretained(source) }
         super.init()
-        #if DEBUG
-            site = source.site
-        #endif
+        inheritSite(from: source)
     }
 
     /// The input arrived: the operation runs through the executor when it acts on the input,

@@ -78,6 +78,7 @@ public func after(for duration: Duration, clock: some Clock<Duration>) -> Guaran
 /// A guarantee sealed by a timer at `deadline`; the timer holds the box until then.
 func _after(_ deadline: DispatchTime) -> Guarantee<Void> {
     let box = EmptyBox<Result<Void, Error>>()
+    box.recordSite(#fileID, #line)
     DispatchQueue.global().asyncAfter(deadline: deadline) {
         box.resolve(.success(()))
     }

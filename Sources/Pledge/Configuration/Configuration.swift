@@ -39,6 +39,7 @@ public final class PMKConfiguration: Sendable {
         var returnQueue: DispatchQueue?
         var catchPolicy: CatchPolicy
         var logHandler: @Sendable (LogEvent) -> Void
+        var longPendingThreshold: Duration?
     }
 
     @usableFromInline
@@ -80,8 +81,16 @@ public final class PMKConfiguration: Sendable {
                 mapQueue: PMKConfiguration.defaultQueue,
                 returnQueue: PMKConfiguration.defaultQueue,
                 catchPolicy: .allErrorsExceptCancellation,
-                logHandler: PMKConfiguration.defaultLogHandler))
+                logHandler: PMKConfiguration.defaultLogHandler,
+                longPendingThreshold: nil))
     }
+
+    #if DEBUG
+        /// The promises still pending, for ``pendingPromises()`` and ``longPendingThreshold``;
+        /// debug builds only.
+        @usableFromInline
+        let pending = PendingRegistry()
+    #endif
 
     // PromiseKit's spelling, kept for source compatibility.
     // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -144,6 +153,36 @@ public final class PMKConfiguration: Sendable {
         }
     }
 
+    /// How long a promise or guarantee may stay pending before debug builds report it, once, as
+    /// ``LogEvent/longPending(site:age:)``; `nil`, the default, reports nothing.
+    ///
+    /// While it is `nil` Pledge keeps no timer; once set, one timer wakes when the oldest
+    /// unreported promise reaches the threshold, and stops when it goes back to `nil`. A promise
+    /// is reported at most once, and never once it has resolved. A threshold of zero or less is
+    /// bad input: it is logged as ``LogEvent/badInput(_:)`` and reporting stays off. Release
+    /// builds record no promises, so they keep the value but never report (see
+    /// ``pendingPromises()``).
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// conf.longPendingThreshold = .seconds(30)
+    /// #endif
+    /// ```
+    public var longPendingThreshold: Duration? {
+        get { state.withLock { $0.longPendingThreshold } }
+        set {
+            var threshold = newValue
+            if let value = newValue, value <= .zero {
+                log(.badInput("conf.longPendingThreshold must be positive, not \(value); reporting is off"))
+                threshold = nil
+            }
+            state.withLock { $0.longPendingThreshold = threshold }
+            #if DEBUG
+                pending.watch(threshold)
+            #endif
+        }
+    }
+
     /// Sends `event` to the current ``logHandler`` (outside the lock).
     @usableFromInline
     func log(_ event: LogEvent) {
@@ -152,7 +191,7 @@ public final class PMKConfiguration: Sendable {
     }
 }
 
-/// Pledge's defaults: queues, catch policy and log handler. See ``PMKConfiguration``.
+/// Pledge's defaults: queues, catch policy, log handler and long-pending threshold. See ``PMKConfiguration``.
 ///
 /// A constant reference to a thread-safe object, so `conf.Q = …` and friends are safe from any
 /// thread.
@@ -225,3 +264,47 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
         offset += written
     }
 }
+
+#if DEBUG
+    /// Debug builds only: the promises and guarantees still pending, each with where and when it
+    /// was made; what ``pendingPromises()`` lists and ``PMKConfiguration/longPendingThreshold``
+    /// watches.
+    ///
+    /// A box is added when it records its site (every pending box does, see
+    /// ``Box/recordSite(_:_:)``), and removed when it leaves `pending` (sealed or cancelled) or
+    /// is freed unsealed. An entry is a plain value: the registry holds no box, so no box is ever
+    /// freed under its lock.
+    @usableFromInline
+    final class PendingRegistry: @unchecked Sendable {
+        // Safety: `entries`, `threshold` and `timer` are read and written only while `lock` is
+        // held.
+
+        /// A pending box: where it was made (``Box/site``), when, and whether it was reported as
+        /// pending too long.
+        typealias Entry = (site: (file: StaticString, line: UInt)?, born: ContinuousClock.Instant, reported: Bool)
+
+        let lock = SpinLock()
+        @exclusivity(unchecked) var entries: [ObjectIdentifier: Entry] = [:]
+        @exclusivity(unchecked) var threshold: Duration? = nil
+        @exclusivity(unchecked) var timer: DispatchSourceTimer? = nil
+
+        /// Lists `box`, which has just recorded its site, while it is pending.
+        @usableFromInline
+        func add<R>(_ box: Box<R>) {
+            let born = ContinuousClock.now
+            lock.lock()
+            // Read under the lock: a box sealed before this call was removed before it, and is
+            // seen sealed here.
+            if box.isPending { entries[ObjectIdentifier(box)] = (box.site, born, false) }
+            lock.unlock()
+        }
+
+        /// Drops `box`: it has left `pending`, or is being freed.
+        @usableFromInline
+        func remove(_ box: AnyBox) {
+            lock.lock()
+            entries.removeValue(forKey: ObjectIdentifier(box))
+            lock.unlock()
+        }
+    }
+#endif

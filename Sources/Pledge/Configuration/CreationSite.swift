@@ -36,3 +36,14 @@ public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
     /// `Module/File.swift:42`.
     public var description: String { "\(fileID):\(line)" }
 }
+
+extension CreationSite {
+    /// The site a box recorded, as users see it: `nil` for none, and for the lines of Pledge's
+    /// own that the promises it makes for itself record.
+    init?(recorded site: (file: StaticString, line: UInt)?) {
+        guard let site else { return nil }
+        let fileID = "\(site.file)"
+        if fileID.hasPrefix("Pledge/") || fileID.hasPrefix("PledgeFoundation/") { return nil }
+        self.init(fileID: fileID, line: Int(site.line))
+    }
+}

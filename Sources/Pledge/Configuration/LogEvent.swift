@@ -3,9 +3,9 @@
 /// Pledge never crashes on misuse; it reports it here. The default handler prints one line per
 /// event to standard error.
 ///
-/// Three events report a promise that was lost, which is almost always a bug; in debug builds
-/// they carry the ``CreationSite`` of the promise (or of the first promise of its chain), and
-/// the default handler prints it:
+/// Four events report a promise that was lost, or seems to be, which is almost always a bug; in
+/// debug builds they carry the ``CreationSite`` of the promise (or of the first promise of its
+/// chain), and the default handler prints it:
 ///
 /// ```swift
 /// func refresh() {
@@ -32,6 +32,7 @@
 /// | ``nilDispatchQueueWithFlags`` | `flags:` were given with `on: nil`, so they are ignored |
 /// | ``guaranteeReturnedSelf`` | a `then` or `recover` body returned the guarantee it was to resolve |
 /// | ``badInput(_:)`` | a call whose result cannot fail got input it cannot use, such as `race()` of no guarantees or `after(seconds: .nan)`; also when `timeout`, `delay` or `retry` reject with ``PMKError/badInput`` |
+/// | ``longPending(site:age:)`` | a promise has been pending for ``PMKConfiguration/longPendingThreshold`` (debug builds, off by default) |
 public enum LogEvent: Sendable {
     /// `wait()` was called on the main thread while the promise was pending, and the main queue
     /// is one of the ``PMKConfiguration/Q`` queues: handlers there cannot run until `wait()`
@@ -82,6 +83,13 @@ public enum LogEvent: Sendable {
     /// ``PMKError/badInput``, since a NaN interval or a count below one is a bug worth seeing
     /// even where the rejection is handled.
     case badInput(String)
+
+    /// A promise or guarantee has been pending for `age`, at least
+    /// ``PMKConfiguration/longPendingThreshold``: its producer may never answer. Debug builds
+    /// only, and only while a threshold is set; each promise is reported once, and never after it
+    /// resolved. `site` is where it, or the first promise of its chain, was made (see
+    /// ``CreationSite``); ``pendingPromises()`` lists all the others still pending.
+    case longPending(site: CreationSite?, age: Duration)
 }
 
 extension LogEvent: CustomStringConvertible {
@@ -102,6 +110,7 @@ extension LogEvent: CustomStringConvertible {
         case .waitOnHandlerQueue: "waitOnHandlerQueue"
         case .guaranteeReturnedSelf: "guaranteeReturnedSelf"
         case .badInput(let message): "badInput(\(message))"
+        case .longPending: "longPending"
         }
     }
 
@@ -138,6 +147,9 @@ extension LogEvent: CustomStringConvertible {
                 + "that guarantee can never resolve."
         case .badInput(let message):
             return "Pledge: warning: bad input: \(message)"
+        case .longPending(let site, let age):
+            return "Pledge: warning: a promise has been pending for \(age); its producer may never answer."
+                + Self.madeAt(site)
         }
     }
 

@@ -38,6 +38,7 @@ extension Guarantee {
     /// - Parameter body: The asynchronous work.
     public convenience init(task body: @escaping @Sendable () async -> T) {
         let box = EmptyBox<Result<T, Error>>()
+        box.recordSite(#fileID, #line)
         self.init(box: box)
         Task {
             box.resolve(.success(await body()))

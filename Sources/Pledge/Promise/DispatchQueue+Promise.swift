@@ -82,6 +82,7 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () -> T
     ) -> Guarantee<T> {
         let box = EmptyBox<Result<T, Error>>()
+        box.recordSite(#fileID, #line)
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
         }

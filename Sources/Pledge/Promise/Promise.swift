@@ -60,10 +60,12 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         } else if let source = bridge._box {
             // A guarantee's box is not shared: it must never be cancelled through this promise.
             let box = EmptyBox<Result<T, Error>>()
+            box.inheritSite(from: source)
             self.box = box
             source.attach(Handler(sealing: box, for: source))
         } else {
             let box = EmptyBox<Result<T, Error>>()
+            box.recordSite(#fileID, #line)
             self.box = box
             bridge.pipe { box.resolve($0) }
         }

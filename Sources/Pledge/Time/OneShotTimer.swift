@@ -32,6 +32,7 @@ struct Waiter: Sendable {
     func after(_ span: TimerSpan) -> Guarantee<Void> {
         guard case .nanoseconds(let nanoseconds) = span, let deadline else { return _after(.now() + span.interval) }
         let box = EmptyBox<Result<Void, Error>>()
+        box.recordSite(#fileID, #line)
         let sleep = deadline(nanoseconds)
         Task {
             // Nothing cancels this task: a sleep that throws anyway ends the wait.

@@ -14,6 +14,7 @@ enum LogEventKind: Sendable, Equatable {
     case guaranteeReturnedSelf
     case badInput
     case unhandledRejection
+    case longPending
 }
 
 extension LogEvent {
@@ -28,6 +29,7 @@ extension LogEvent {
         case .guaranteeReturnedSelf: return .guaranteeReturnedSelf
         case .badInput: return .badInput
         case .unhandledRejection: return .unhandledRejection
+        case .longPending: return .longPending
         }
     }
 }

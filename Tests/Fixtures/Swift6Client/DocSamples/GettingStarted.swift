@@ -164,4 +164,17 @@ enum GettingStartedSamples {
             }
         }
     }
+
+    static func longPending() {
+        #if DEBUG
+            conf.longPendingThreshold = .seconds(30)
+        #endif
+
+        func dumpPendingPromises() {
+            for promise in pendingPromises().prefix(10) {
+                print(promise)  // pending for 31.2 seconds, made at App/Sync.swift:42
+            }
+        }
+        dumpPendingPromises()
+    }
 }

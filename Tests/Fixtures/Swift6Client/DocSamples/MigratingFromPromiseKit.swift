@@ -52,7 +52,7 @@ private enum MigratingFromPromiseKitExamples {
             case .cauterized(let error):
                 print("cauterized: \(error)")
             default:
-                print(event)
+                print(event.message)
             }
         }
     }
