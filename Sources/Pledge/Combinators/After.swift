@@ -14,14 +14,18 @@ import Dispatch
 /// after(seconds: 0.5).done { print("half a second later") }
 /// ```
 ///
-/// - Parameter seconds: The delay, in seconds (PromiseKit's `TimeInterval`).
+/// - Parameters:
+///   - seconds: The delay, in seconds (PromiseKit's `TimeInterval`).
+///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+///     ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once the delay has passed.
-public func after(seconds: Double) -> Guarantee<Void> {
+public func after(seconds: Double, file: StaticString = #fileID, line: UInt = #line) -> Guarantee<Void> {
     guard !seconds.isNaN else {
         conf.log(.badInput("after(seconds: nan) resolves without waiting"))
-        return _after(.now())
+        return _after(.now(), file: file, line: line)
     }
-    return _after(.now() + seconds)
+    return _after(.now() + seconds, file: file, line: line)
 }
 
 /// Returns a guarantee that resolves after `interval` has passed.
@@ -35,30 +39,40 @@ public func after(seconds: Double) -> Guarantee<Void> {
 /// after(.milliseconds(250)).done { retry() }
 /// ```
 ///
-/// - Parameter interval: The delay.
+/// - Parameters:
+///   - interval: The delay.
+///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+///     ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once the delay has passed.
-public func after(_ interval: DispatchTimeInterval) -> Guarantee<Void> {
-    _after(.now() + interval)
+public func after(
+    _ interval: DispatchTimeInterval, file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<Void> {
+    _after(.now() + interval, file: file, line: line)
 }
 
 /// Returns a guarantee that resolves after `duration` has passed.
 ///
-/// Works as ``after(seconds:)`` does, on the same timer; a negative duration resolves promptly,
+/// Works as ``after(seconds:file:line:)`` does, on the same timer; a negative duration resolves promptly,
 /// but still asynchronously.
 ///
 /// ```swift
 /// after(for: .milliseconds(250)).done { retry() }
 /// ```
 ///
-/// - Parameter duration: The delay.
+/// - Parameters:
+///   - duration: The delay.
+///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+///     ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once the delay has passed.
-public func after(for duration: Duration) -> Guarantee<Void> {
-    Waiter.dispatch.after(TimerSpan(duration))
+public func after(for duration: Duration, file: StaticString = #fileID, line: UInt = #line) -> Guarantee<Void> {
+    Waiter.dispatch.after(TimerSpan(duration), file: file, line: line)
 }
 
 /// Returns a guarantee that resolves once `clock` has moved `duration` past its time now.
 ///
-/// On a `ContinuousClock` the wait is the timer of ``after(for:)``; on any other clock, a task
+/// On a `ContinuousClock` the wait is the timer of ``after(for:file:line:)``; on any other clock, a task
 /// asleep until the deadline (`clock.sleep(until:tolerance:)`), where the guarantee resolves. It
 /// never resolves before the clock reaches the deadline, and a clock a test advances by hand
 /// resolves it as soon as the test moves it there. A negative duration counts as zero.
@@ -70,15 +84,20 @@ public func after(for duration: Duration) -> Guarantee<Void> {
 /// - Parameters:
 ///   - duration: The delay.
 ///   - clock: The clock that measures it.
+///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+///     ``CreationSite``); leave it out.
+///   - line: The line that goes with `file`; leave it out.
 /// - Returns: A guarantee that resolves once the delay has passed on `clock`.
-public func after(for duration: Duration, clock: some Clock<Duration>) -> Guarantee<Void> {
-    Waiter(clock).after(TimerSpan(duration))
+public func after(
+    for duration: Duration, clock: some Clock<Duration>, file: StaticString = #fileID, line: UInt = #line
+) -> Guarantee<Void> {
+    Waiter(clock).after(TimerSpan(duration), file: file, line: line)
 }
 
 /// A guarantee sealed by a timer at `deadline`; the timer holds the box until then.
-func _after(_ deadline: DispatchTime) -> Guarantee<Void> {
+func _after(_ deadline: DispatchTime, file: StaticString, line: UInt) -> Guarantee<Void> {
     let box = EmptyBox<Result<Void, Error>>()
-    box.recordSite(#fileID, #line)
+    box.recordSite(file, line)
     DispatchQueue.global().asyncAfter(deadline: deadline) {
         box.resolve(.success(()))
     }

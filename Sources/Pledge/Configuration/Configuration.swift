@@ -156,11 +156,15 @@ public final class PMKConfiguration: Sendable {
     /// How long a promise or guarantee may stay pending before debug builds report it, once, as
     /// ``LogEvent/longPending(site:age:)``; `nil`, the default, reports nothing.
     ///
-    /// While it is `nil` Pledge keeps no timer; once set, one timer wakes when the oldest
-    /// unreported promise reaches the threshold, and stops when it goes back to `nil`. A promise
-    /// is reported at most once, and never once it has resolved. A threshold of zero or less is
-    /// bad input: it is logged as ``LogEvent/badInput(_:)`` and reporting stays off. Release
-    /// builds record no promises, so they keep the value but never report (see
+    /// While it is `nil` Pledge keeps no timer. Once set, promises already that old are reported
+    /// at once, and one timer wakes as the next unreported promise comes due, at most once per
+    /// sixteenth of the threshold (and per millisecond), so a report may come that much late;
+    /// with no promise left to report, the timer sleeps until one is made. It goes when the
+    /// threshold goes back to `nil` (a report already under way is still logged). A promise is
+    /// reported at most once, and not once it has resolved (one resolving while the timer
+    /// reports it may still be reported). The log handler is called on a global queue. A threshold of
+    /// zero or less is bad input: it is logged as ``LogEvent/badInput(_:)`` and reporting stays
+    /// off. Release builds record no promises, so they keep the value but never report (see
     /// ``pendingPromises()``).
     ///
     /// ```swift
@@ -176,10 +180,13 @@ public final class PMKConfiguration: Sendable {
                 log(.badInput("conf.longPendingThreshold must be positive, not \(value); reporting is off"))
                 threshold = nil
             }
-            state.withLock { $0.longPendingThreshold = threshold }
-            #if DEBUG
-                pending.watch(threshold)
-            #endif
+            state.withLock { state in
+                state.longPendingThreshold = threshold
+                // Under conf's lock, so that the value read back is always the one watched.
+                #if DEBUG
+                    pending.watch(threshold)
+                #endif
+            }
         }
     }
 
@@ -276,17 +283,21 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
     /// freed under its lock.
     @usableFromInline
     final class PendingRegistry: @unchecked Sendable {
-        // Safety: `entries`, `threshold` and `timer` are read and written only while `lock` is
-        // held.
+        // Safety: every stored property but `lock` is read and written only while `lock` is held.
 
-        /// A pending box: where it was made (``Box/site``), when, and whether it was reported as
-        /// pending too long.
-        typealias Entry = (site: (file: StaticString, line: UInt)?, born: ContinuousClock.Instant, reported: Bool)
+        /// A pending box: where it was made (``Box/site``), and when.
+        typealias Entry = (site: (file: StaticString, line: UInt)?, born: ContinuousClock.Instant)
 
         let lock = SpinLock()
+        /// The pending boxes not reported as pending too long.
         @exclusivity(unchecked) var entries: [ObjectIdentifier: Entry] = [:]
+        /// The pending boxes reported already: the timer looks only at `entries`.
+        @exclusivity(unchecked) var reported: [ObjectIdentifier: Entry] = [:]
+        /// The long-pending threshold, and its timer while there is one.
         @exclusivity(unchecked) var threshold: Duration? = nil
         @exclusivity(unchecked) var timer: DispatchSourceTimer? = nil
+        /// Whether the timer is set to fire; when not, the next box added sets it.
+        @exclusivity(unchecked) var timerSet = false
 
         /// Lists `box`, which has just recorded its site, while it is pending.
         @usableFromInline
@@ -295,7 +306,10 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
             lock.lock()
             // Read under the lock: a box sealed before this call was removed before it, and is
             // seen sealed here.
-            if box.isPending { entries[ObjectIdentifier(box)] = (box.site, born, false) }
+            if box.isPending {
+                entries[ObjectIdentifier(box)] = (box.site, born)
+                if !timerSet, let threshold { setTimer(after: threshold) }
+            }
             lock.unlock()
         }
 
@@ -303,7 +317,9 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
         @usableFromInline
         func remove(_ box: AnyBox) {
             lock.lock()
-            entries.removeValue(forKey: ObjectIdentifier(box))
+            if entries.removeValue(forKey: ObjectIdentifier(box)) == nil {
+                reported.removeValue(forKey: ObjectIdentifier(box))
+            }
             lock.unlock()
         }
     }

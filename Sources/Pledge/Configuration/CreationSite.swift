@@ -1,9 +1,12 @@
 /// Where a promise or a guarantee was made: the file and line of the initialiser, `pending()`,
-/// `when`, `race` or `retry` call, as `#fileID` and `#line` give them.
+/// `when`, `race`, `retry`, `after` or `DispatchQueue.async(.promise)` call, as `#fileID` and
+/// `#line` give them.
 ///
-/// Debug builds of Pledge record it and attach it to the ``LogEvent``s about a promise that was
-/// lost: ``LogEvent/pendingPromiseDeallocated(site:)``,
-/// ``LogEvent/pendingGuaranteeDeallocated(site:)`` and ``LogEvent/unhandledRejection(_:site:)``.
+/// Debug builds of Pledge record it, list it in ``pendingPromises()``, and attach it to the
+/// ``LogEvent``s about a promise that was lost or seems to be:
+/// ``LogEvent/pendingPromiseDeallocated(site:)``,
+/// ``LogEvent/pendingGuaranteeDeallocated(site:)``, ``LogEvent/unhandledRejection(_:site:)``
+/// and ``LogEvent/longPending(site:age:)``.
 /// A promise an operator returns (`map`, `then`, `done`, `timeout`, `delay`, …) carries the site
 /// of the first promise of its chain. The result of `when`, `race` or `retry` (in every form,
 /// `when(fulfilled:concurrently:)` included) carries the line that called it, even when bad

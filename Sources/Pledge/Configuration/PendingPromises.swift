@@ -2,8 +2,8 @@ import Dispatch
 
 /// A promise or guarantee that has not resolved yet, as ``pendingPromises()`` lists it.
 public struct PendingPromise: Sendable, Hashable, CustomStringConvertible {
-    /// Where it was made, or where the first promise of its chain was (see ``CreationSite``);
-    /// `nil` for the promises Pledge and `PledgeFoundation` make for themselves.
+    /// Where it was made, or where the first promise of its chain was (see ``CreationSite``,
+    /// which also says which promises have none).
     public let site: CreationSite?
 
     /// How long it has been pending, on `ContinuousClock`.
@@ -25,8 +25,9 @@ public struct PendingPromise: Sendable, Hashable, CustomStringConvertible {
 /// release builds, which record nothing.
 ///
 /// "My chain never finishes" usually means a promise somebody still holds waits for a producer
-/// that never answers. Ask from a debugger, a signal handler of your own, or a debug endpoint,
-/// and look at the oldest sites:
+/// that never answers. Ask from a debugger, a debug endpoint or a `DispatchSource` signal
+/// handler (not a POSIX signal handler: this takes a lock and allocates), and look at the oldest
+/// sites:
 ///
 /// ```swift
 /// for promise in pendingPromises().prefix(10) {
@@ -34,9 +35,10 @@ public struct PendingPromise: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// Every link of a chain is a promise: a chain of five operators waiting on one request lists
-/// six entries, all with the site of the request's promise. Callable from any thread; it takes
-/// one lock for as long as copying the list takes. See also
+/// Every link of a chain is a promise: a chain waiting on one request lists the request's
+/// promise and at least one more per operator after it (`timeout` and `delay` add two), all
+/// with the request's site. Callable from any thread; it takes one lock for as long as copying
+/// the list takes. See also
 /// ``PMKConfiguration/longPendingThreshold``, which reports them as they get old.
 public func pendingPromises() -> [PendingPromise] {
     #if DEBUG
@@ -51,7 +53,7 @@ public func pendingPromises() -> [PendingPromise] {
         /// The pending boxes, oldest first.
         func list() -> [PendingPromise] {
             lock.lock()
-            let all = Array(entries.values)
+            let all = Array(entries.values) + Array(reported.values)
             lock.unlock()
             // Read after the lock, so that no entry is younger than `now`.
             let now = ContinuousClock.now
@@ -60,52 +62,69 @@ public func pendingPromises() -> [PendingPromise] {
             }
         }
 
-        /// Reports the boxes pending for `threshold` or longer from now on, or stops (`nil`):
-        /// the timer that does it exists only while there is a threshold.
+        /// Reports the boxes pending for `threshold` or longer from now on, those already that
+        /// old at once; or stops (`nil`), dropping the timer. Called under conf's lock, so that
+        /// the threshold conf holds is always the one watched.
         func watch(_ threshold: Duration?) {
-            var started: DispatchSourceTimer? = nil
-            if let threshold {
-                let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-                timer.setEventHandler { [self] in
-                    for event in reportDue(at: .now) { conf.log(event) }
-                }
-                timer.schedule(deadline: .now() + TimerSpan(threshold).interval)
-                timer.activate()
-                started = timer
+            let timer = threshold.map { _ in DispatchSource.makeTimerSource(queue: .global(qos: .utility)) }
+            timer?.setEventHandler { [self] in
+                for event in reportDue(at: .now) { conf.log(event) }
             }
             lock.lock()
+            let old = self.timer
             self.threshold = threshold
-            let old = timer
-            timer = started
+            self.timer = timer
+            timerSet = false
+            if let timer {
+                // The first scan at once, for the boxes already that old. Activated here: an
+                // inactive source may not be released.
+                timer.schedule(deadline: .now())
+                timer.activate()
+                timerSet = true
+            }
             lock.unlock()
             old?.cancel()
         }
 
-        /// Marks the boxes pending for the threshold or longer at `now` as reported, and sets the
-        /// timer for the next one due (a threshold from now when none is).
+        /// Sets the timer to fire `delay` from now, or later: the timer wakes at most every
+        /// sixteenth of the threshold and every millisecond, however many boxes come due. The
+        /// lock is held.
+        func setTimer(after delay: Duration) {
+            guard let threshold, let timer else { return }
+            let gap = max(threshold / 16, .milliseconds(1))
+            timer.schedule(deadline: .now() + TimerSpan(max(delay, gap)).interval)
+            timerSet = true
+        }
+
+        /// Moves the boxes pending for the threshold or longer at `now` to `reported`, and sets
+        /// the timer for the next one due, if any is left.
         ///
         /// - Returns: their ``LogEvent/longPending(site:age:)`` events, oldest first, for the
         ///   caller to log after the lock; none when reporting is off.
         func reportDue(at now: ContinuousClock.Instant) -> [LogEvent] {
-            var due: [Entry] = []
+            var due: [(id: ObjectIdentifier, entry: Entry)] = []
             lock.lock()
-            guard let threshold, let timer else {
+            guard let threshold else {
                 lock.unlock()
                 return []
             }
-            var next = threshold
-            for index in entries.indices where !entries.values[index].reported {
-                let age = entries.values[index].born.duration(to: now)
+            var next: Duration? = nil
+            for (id, entry) in entries {
+                let age = entry.born.duration(to: now)
                 if age >= threshold {
-                    entries.values[index].reported = true
-                    due.append(entries.values[index])
+                    due.append((id, entry))
                 } else {
-                    next = min(next, threshold - age)
+                    next = min(next ?? threshold, threshold - age)
                 }
             }
-            timer.schedule(deadline: .now() + TimerSpan(next).interval)
+            for (id, entry) in due {
+                entries[id] = nil
+                reported[id] = entry
+            }
+            timerSet = false
+            if let next { setTimer(after: next) }
             lock.unlock()
-            return due.sorted { $0.born < $1.born }.map {
+            return due.map(\.entry).sorted { $0.born < $1.born }.map {
                 .longPending(site: CreationSite(recorded: $0.site), age: $0.born.duration(to: now))
             }
         }
@@ -115,6 +134,13 @@ public func pendingPromises() -> [PendingPromise] {
             lock.lock()
             defer { lock.unlock() }
             return timer != nil
+        }
+
+        /// Whether the timer is set to fire (for tests: not while nothing is left to report).
+        var isTimerSet: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return timerSet
         }
     }
 #endif

@@ -35,10 +35,16 @@ extension Guarantee {
     /// let greeting = Guarantee { await greeter.greeting() }
     /// ```
     ///
-    /// - Parameter body: The asynchronous work.
-    public convenience init(task body: @escaping @Sendable () async -> T) {
+    /// - Parameters:
+    ///   - body: The asynchronous work.
+    ///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+    ///     ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
+    public convenience init(
+        task body: @escaping @Sendable () async -> T, file: StaticString = #fileID, line: UInt = #line
+    ) {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(#fileID, #line)
+        box.recordSite(file, line)
         self.init(box: box)
         Task {
             box.resolve(.success(await body()))

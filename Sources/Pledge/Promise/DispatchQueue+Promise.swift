@@ -76,13 +76,17 @@ extension DispatchQueue {
     ///   - qos: The quality of service of the work.
     ///   - flags: Dispatch flags for the work item.
     ///   - body: The work; its return value resolves the guarantee.
+    ///   - file: Where the guarantee was made, for ``pendingPromises()`` in debug builds (see
+    ///     ``CreationSite``); leave it out.
+    ///   - line: The line that goes with `file`; leave it out.
     /// - Returns: A guarantee of `body`'s value.
     public func async<T: Sendable>(
         _: PMKNamespacer, group: DispatchGroup? = nil, qos: DispatchQoS = .default,
-        flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () -> T
+        flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () -> T,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(#fileID, #line)
+        box.recordSite(file, line)
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
         }

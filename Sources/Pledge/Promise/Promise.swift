@@ -52,9 +52,12 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         box.recordSite(file, line)
     }
 
-    /// Makes a promise that follows another thenable: it resolves as `bridge` does.
+    /// Makes a promise that follows another thenable: it resolves as `bridge` does. Following a
+    /// promise, it is that promise; following a guarantee, it has the guarantee's creation site,
+    /// and following a thenable of another kind, `file` and `line` (see ``CreationSite``), which
+    /// you leave out.
     @inlinable
-    public init<U: Thenable>(_ bridge: U) where U.T == T {
+    public init<U: Thenable>(_ bridge: U, file: StaticString = #fileID, line: UInt = #line) where U.T == T {
         if let promise = bridge as? Promise<T> {
             box = promise.box
         } else if let source = bridge._box {
@@ -65,7 +68,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
             source.attach(Handler(sealing: box, for: source))
         } else {
             let box = EmptyBox<Result<T, Error>>()
-            box.recordSite(#fileID, #line)
+            box.recordSite(file, line)
             self.box = box
             bridge.pipe { box.resolve($0) }
         }

@@ -29,10 +29,12 @@ struct Waiter: Sendable {
 
     /// A guarantee resolved once `span` has passed from now (never for `.never`), on a global
     /// queue or where the clock's sleep ends. Nothing can cancel it: the wait runs to its end.
-    func after(_ span: TimerSpan) -> Guarantee<Void> {
-        guard case .nanoseconds(let nanoseconds) = span, let deadline else { return _after(.now() + span.interval) }
+    func after(_ span: TimerSpan, file: StaticString = #fileID, line: UInt = #line) -> Guarantee<Void> {
+        guard case .nanoseconds(let nanoseconds) = span, let deadline else {
+            return _after(.now() + span.interval, file: file, line: line)
+        }
         let box = EmptyBox<Result<Void, Error>>()
-        box.recordSite(#fileID, #line)
+        box.recordSite(file, line)
         let sleep = deadline(nanoseconds)
         Task {
             // Nothing cancels this task: a sleep that throws anyway ends the wait.

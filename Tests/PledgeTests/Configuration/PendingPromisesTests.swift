@@ -75,6 +75,34 @@ extension ConfigurationTests {
             withExtendedLifetime((guarantee, whenAll, first, lazy, otherResolver)) {}
         }
 
+        @Test(.debugBuildsOnly) func afterAndTheAsyncInitialisersNameTheLineThatCalledThem() {
+            let gate = DispatchSemaphore(value: 0)
+            let timer = after(seconds: 3_600)
+            let afterLine = #line - 1
+            let onQueue = DispatchQueue.global().async(.promise) { gate.wait() }
+            let asyncLine = #line - 1
+            let fromTask = Guarantee {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        gate.wait()
+                        continuation.resume()
+                    }
+                }
+            }
+            let taskLine = #line - 8
+
+            #expect(Self.pending(madeAt: afterLine).count == 1)
+            #expect(Self.pending(madeAt: asyncLine).count == 1)
+            #expect(Self.pending(madeAt: taskLine).count == 1)
+            gate.signal()
+            gate.signal()
+            fromTask.wait()
+            onQueue.wait()
+            #expect(Self.pending(madeAt: asyncLine).isEmpty)
+            #expect(Self.pending(madeAt: taskLine).isEmpty)
+            withExtendedLifetime(timer) {}
+        }
+
         @Test(.debugBuildsOnly) func aCancelledOrFreedPromiseIsNoLongerListed() {
             LogCapture.capture { _ in
                 let (promise, _) = Promise<Int>.pending()
@@ -217,6 +245,62 @@ extension ConfigurationTests {
                     conf.longPendingThreshold = nil
                     #expect(!conf.pending.hasTimer)
                     withExtendedLifetime((early, late, lateResolver, quick)) {}
+                #endif
+            }
+        }
+
+        @Test(.debugBuildsOnly) func promisesAlreadyPendingThatLongAreReportedAtOnce() async {
+            await #expect(processExitsWith: .success) {
+                #if DEBUG
+                    let ages = Mutex<[Duration]>([])
+                    let arrived = DispatchSemaphore(value: 0)
+                    conf.logHandler = { event in
+                        if case .longPending(_, let age) = event { ages.withLock { $0.append(age) } }
+                        arrived.signal()
+                    }
+                    let (old, resolver) = Promise<Int>.pending(file: "App/Old.swift", line: 1)
+                    let threshold = Duration.seconds(2)
+                    // Time passing, not an ordering: wait until the promise is as old as the threshold.
+                    while pendingPromises().first(where: { $0.site?.fileID == "App/Old.swift" }).map({
+                        $0.age < threshold
+                    }) ?? false {
+                        usleep(10_000)
+                    }
+                    conf.longPendingThreshold = threshold
+                    #expect(arrived.wait(timeout: .now() + 60) == .success)
+                    // Reported by the first scan, not a threshold after the threshold was set.
+                    #expect(ages.withLock { $0.count == 1 && $0[0] < threshold + .milliseconds(1_500) })
+                    withExtendedLifetime((old, resolver)) {}
+                #endif
+            }
+        }
+
+        @Test(.debugBuildsOnly) func theTimerSleepsWhenNothingIsLeftToReport() async {
+            await #expect(processExitsWith: .success) {
+                #if DEBUG
+                    conf.logHandler = { _ in }
+                    conf.longPendingThreshold = .seconds(3_600)
+                    let first = Promise<Int>.pending()
+                    // Everything pending is reported: nothing is left to wake for.
+                    _ = conf.pending.reportDue(at: .now + .seconds(7_200))
+                    #expect(!conf.pending.isTimerSet)
+                    // A new promise sets the timer again.
+                    let second = Promise<Int>.pending()
+                    #expect(conf.pending.isTimerSet)
+                    withExtendedLifetime((first, second)) {}
+                #endif
+            }
+        }
+
+        @Test(.debugBuildsOnly) func thresholdsSetFromManyThreadsAtOnceLeaveTheValueAndTheTimerInStep() async {
+            await #expect(processExitsWith: .success) {
+                #if DEBUG
+                    for _ in 0..<300 {
+                        DispatchQueue.concurrentPerform(iterations: 4) { index in
+                            conf.longPendingThreshold = index.isMultiple(of: 2) ? .seconds(3_600) : nil
+                        }
+                        #expect((conf.longPendingThreshold == nil) == !conf.pending.hasTimer)
+                    }
                 #endif
             }
         }
