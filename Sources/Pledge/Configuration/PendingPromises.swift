@@ -129,18 +129,12 @@ public func pendingPromises() -> [PendingPromise] {
             }
         }
 
-        /// Whether the long-pending timer exists (for tests: none while reporting is off).
-        var hasTimer: Bool {
+        /// Whether the long-pending timer exists (none while reporting is off), and whether it is
+        /// set to fire (not while nothing is left to report); for tests.
+        var timerState: (exists: Bool, isSet: Bool) {
             lock.lock()
             defer { lock.unlock() }
-            return timer != nil
-        }
-
-        /// Whether the timer is set to fire (for tests: not while nothing is left to report).
-        var isTimerSet: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return timerSet
+            return (timer != nil, timerSet)
         }
     }
 #endif

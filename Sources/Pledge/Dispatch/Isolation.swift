@@ -159,20 +159,28 @@ enum ActorLanes {
         if let lane = table.withLock({ $0.lanes[id].flatMap { $0.actor === actor ? $0.lane : nil } }) { return lane }
         // A new tag, taken outside this table's lock; one that loses a race goes back.
         let tag = ThreadState.takeTag()
+        // Reading a weak reference takes a count on a live actor. Those counts are let go after
+        // the lock: the last one runs the actor's `deinit`, user code.
+        var alive: [any Actor] = []
         let (lane, freed) = table.withLock { table -> (UInt32, [UInt32]) in
             if let entry = table.lanes[id], entry.actor === actor { return (entry.lane, [tag]) }
             var freed: [UInt32] = []
             if let stale = table.lanes[id] { freed.append(stale.lane) }
             table.lanes[id] = Entry(actor, lane: tag)
             if table.lanes.count >= table.prune {
-                for (key, entry) in table.lanes where entry.actor == nil {
-                    freed.append(entry.lane)
-                    table.lanes[key] = nil
+                for (key, entry) in table.lanes {
+                    if let live = entry.actor {
+                        alive.append(live)
+                    } else {
+                        freed.append(entry.lane)
+                        table.lanes[key] = nil
+                    }
                 }
                 table.prune = max(64, 2 * table.lanes.count)
             }
             return (tag, freed)
         }
+        alive.removeAll()
         for tag in freed { ThreadState.giveBack(tag) }
         return lane
     }

@@ -175,7 +175,7 @@ extension ConfigurationTests {
             #if DEBUG
                 // This process never sets one (see `ConfigurationTests`).
                 #expect(conf.longPendingThreshold == nil)
-                #expect(!conf.pending.hasTimer)
+                #expect(!conf.pending.timerState.exists)
             #endif
         }
 
@@ -185,7 +185,7 @@ extension ConfigurationTests {
                     let events = Mutex<[LogEvent]>([])
                     conf.logHandler = { event in events.withLock { $0.append(event) } }
                     conf.longPendingThreshold = .seconds(3_600)
-                    #expect(conf.pending.hasTimer)
+                    #expect(conf.pending.timerState.exists)
 
                     // Sites given explicitly: inside an exit test, `#line` is the line of the macro.
                     let stuck = Promise<Int>.pending(file: "App/Stuck.swift", line: 1)
@@ -243,7 +243,7 @@ extension ConfigurationTests {
                     #expect(events.withLock { $0.allSatisfy { "\($0)" == "longPending" } })
 
                     conf.longPendingThreshold = nil
-                    #expect(!conf.pending.hasTimer)
+                    #expect(!conf.pending.timerState.exists)
                     withExtendedLifetime((early, late, lateResolver, quick)) {}
                 #endif
             }
@@ -283,10 +283,10 @@ extension ConfigurationTests {
                     let first = Promise<Int>.pending()
                     // Everything pending is reported: nothing is left to wake for.
                     _ = conf.pending.reportDue(at: .now + .seconds(7_200))
-                    #expect(!conf.pending.isTimerSet)
+                    #expect(!conf.pending.timerState.isSet)
                     // A new promise sets the timer again.
                     let second = Promise<Int>.pending()
-                    #expect(conf.pending.isTimerSet)
+                    #expect(conf.pending.timerState.isSet)
                     withExtendedLifetime((first, second)) {}
                 #endif
             }
@@ -299,7 +299,7 @@ extension ConfigurationTests {
                         DispatchQueue.concurrentPerform(iterations: 4) { index in
                             conf.longPendingThreshold = index.isMultiple(of: 2) ? .seconds(3_600) : nil
                         }
-                        #expect((conf.longPendingThreshold == nil) == !conf.pending.hasTimer)
+                        #expect((conf.longPendingThreshold == nil) == !conf.pending.timerState.exists)
                     }
                 #endif
             }
@@ -315,7 +315,7 @@ extension ConfigurationTests {
                 #expect(conf.longPendingThreshold == nil)
                 #expect(events.withLock { $0.filter { $0.hasPrefix("badInput") }.count } == 2)
                 #if DEBUG
-                    #expect(!conf.pending.hasTimer)
+                    #expect(!conf.pending.timerState.exists)
                 #endif
             }
         }
