@@ -8,11 +8,11 @@ protocol Receiver<Input>: AnyObject, Sendable {
     /// The result type of the boxes it is attached to: `Result<T, Error>`.
     associatedtype Input
 
-    /// The box this receiver was attached to, `source`, is sealed: its result is
-    /// `source.result()`. Called once, never under a lock, inside a run (see ``ThreadRun``).
+    /// `source`, the box this receiver was attached to, is sealed. Called once, never under a
+    /// lock, inside a run (see ``ThreadRun``).
     ///
-    /// - Returns: the work this call made due (a box it sealed, to fire): the run does it next,
-    ///   so that no handler runs another box's handlers and the stack does not grow with a chain.
+    /// - Returns: the work this call made due (a box it sealed, to fire), which the run does
+    ///   next: no handler runs another box's handlers, so the stack does not grow with a chain.
     func receive(from source: Box<Input>) -> Work?
 
     /// The box `source` will never call this receiver: it is being freed unresolved (called
@@ -24,10 +24,9 @@ protocol Receiver<Input>: AnyObject, Sendable {
 /// A receiver as a box stores it: the receiver, which is also the dependent that cancelling
 /// takes back (see ``CancelReason``), and the function that tells it what happened.
 ///
-/// Every box stores its handlers in this one non-generic form, so that the engine's state needs
-/// no generic type. The function captures nothing (copying a handler costs one count, the
-/// receiver's): it is made where the receiver's type is known, so it runs fully specialised, and
-/// it restores the types that the storage erased.
+/// One non-generic form, so that the engine's state needs no generic type. The function captures
+/// nothing and is made where the receiver's type is known: it runs fully specialised and
+/// restores the types the storage erased.
 @usableFromInline
 struct Handler: Sendable {
     @usableFromInline let receiver: AnyObject & Sendable
@@ -125,23 +124,18 @@ class AnyBox: @unchecked Sendable {
         case cancelled
     }
 
-    /// Cancels the box as `reason` allows and runs its handlers.
-    ///
-    /// - Returns: the box this one depended on, with a count, when that one may be cancelled in
-    ///   turn (see ``cancelChain(from:_:)``).
+    /// Cancels the box as `reason` allows and runs its handlers; returns the box this one
+    /// depended on, with a count, when that one may be cancelled in turn (see ``cancelChain(from:_:)``).
     @usableFromInline
     func cancel(_ reason: CancelReason) -> AnyBox? { nil }
 
     /// Runs the handlers of this sealed box that `thread` may run: every lane when it sealed the
-    /// box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``).
-    ///
-    /// - Returns: the first work a handler made due, to do next; the rest is scheduled on
-    ///   `thread`.
+    /// box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``). Returns the first
+    /// work a handler made due, to do next; the rest is scheduled on `thread`.
     @usableFromInline
     func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? { nil }
 
-    /// This box followed `source`, or waited on it as an operator's input, and `source` will
-    /// never call it: ``ChainedBox`` forgets its link and drops its operation.
+    /// `source`, which this box followed or waited on, will never call it (see ``ChainedBox``).
     @usableFromInline
     func abandon(from source: ObjectIdentifier) {}
 }
@@ -155,12 +149,11 @@ class AnyBox: @unchecked Sendable {
 /// ``PMKError/pending``), never handed out: ``result`` is read only once the box is sealed.
 @usableFromInline
 class Box<R>: AnyBox, @unchecked Sendable {
-    // Safety: `value` is written before the box is published (`SealedBox`), or once, by the
-    // sealing transition under the box's lock, before the release store of `outcome` that ends
-    // `pending` (`EmptyBox`). It is read only once the box is sealed: after an acquire load of
-    // `outcome`, or by the receivers the box calls, after the lock that claimed their handlers.
-    // So every write happens before every read, and nothing overlaps, so the dynamic exclusivity
-    // check is off.
+    // Safety: `value` is written before the box is published (`SealedBox`), or once, under the
+    // lock, before the release store of `outcome` that ends `pending` (`EmptyBox`). It is read
+    // only once sealed: after an acquire load of `outcome`, or by a receiver the box calls, after
+    // the lock that claimed its handler. Every write happens before every read and none overlap,
+    // so the dynamic exclusivity check is off.
 
     /// The result once sealed; a placeholder before.
     @exclusivity(unchecked)
@@ -255,11 +248,9 @@ extension Box {
         isSealed(observing: observing) ? result() : nil
     }
 
-    /// Attaches `handler`, made for this box, from code outside the engine's loop (an operator,
-    /// `pipe(to:)`, a fan-in): it is called once the box is sealed and every handler of its lane
-    /// attached to the box before has returned; at once, on this thread, when the box has
-    /// settled. Its lane is `lane` (an actor's, for the handlers written on it), else this
-    /// thread's.
+    /// Attaches `handler` from outside a run (an operator, `pipe(to:)`, a fan-in): it is called
+    /// once the box is sealed and its lane's earlier handlers have returned; at once, here, when
+    /// the box has settled. Its lane is `lane` (an actor's), else this thread's.
     @inlinable
     final func attach(_ handler: consuming Handler, lane: UInt32? = nil) {
         let thread = ThreadRun.current
@@ -272,11 +263,9 @@ extension Box {
         }
     }
 
-    /// Attaches `handler`, made for this box, from inside a run (an operation that follows the
-    /// thenable its closure returned): as ``attach(_:)``, but hands back the work instead of
+    /// As ``attach(_:lane:)``, from inside a run (an operation following the thenable its closure
+    /// returned): hands back the work (the handler's, or helping this box fire) instead of
     /// starting a run.
-    ///
-    /// - Returns: the work the handler made due at once, or helping this box fire.
     @inlinable
     final func attach(_ handler: consuming Handler, in thread: ThreadRun) -> Work? {
         switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {

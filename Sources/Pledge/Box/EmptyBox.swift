@@ -190,10 +190,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     /// Moves a box just sealed out of `pending`, the lock held: to `firing` when handlers wait,
-    /// else to `settled` (`unobserved` for a failure, until something sees it).
-    ///
-    /// - Returns: the work that fires the box when handlers are due, and the `onCancel` hooks it
-    ///   held, for the caller to release (or, when cancelling, run) after the lock.
+    /// else to `settled` (`unobserved` for a failure, until something sees it). Returns the work
+    /// that fires it, and the `onCancel` hooks, which the caller drops (or runs) after the lock.
     @usableFromInline
     final func settle(_ waiting: consuming Waiting, failure: (any Error)?) -> (
         due: Work?, hooks: [@Sendable () -> Void]
@@ -251,17 +249,6 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @usableFromInline
     final func claim(_ helper: UInt32, finished: UInt32) -> HandlerList.Entry? {
         lock.lock()
-        // The usual end: the sealing thread's only handler has returned.
-        var finishedFirst = false
-        switch state {
-        case .firing(.runningFirst): finishedFirst = true
-        default: break
-        }
-        if finishedFirst {
-            state = .settled
-            lock.unlock()
-            return nil
-        }
         let next: HandlerList.Entry?
         switch exchange(&state, with: .settled) {
         case .firing(let firing):

@@ -1,13 +1,11 @@
 /// The handlers of a box that has had more than one, or had one attached while it fired, in
-/// attachment order, with who runs which: touched only under the lock of the one box that keeps
-/// it.
+/// attachment order, with who runs which; touched only under its box's lock.
 ///
-/// Each handler has a *lane*: the thread that attached it. While the box fires, the thread that
-/// sealed it (the *sealer*) runs the handlers one at a time; a thread that attaches meanwhile
-/// runs its own lane (a *helper*), so that it never waits for a handler another thread
-/// attached. A lane's handlers are taken in attachment order, and only while no runner runs
-/// another handler of the same lane: so each thread's handlers start in the order it attached
-/// them, each after the one before has returned, whichever threads run them.
+/// Each handler has a *lane*: the thread that attached it. The thread that sealed the box (the
+/// *sealer*) runs the handlers one at a time; a thread attaching meanwhile runs its own lane (a
+/// *helper*), so it never waits for another thread's handler. A lane's handlers are taken in
+/// order, only while no other handler of that lane runs: each thread's handlers start in the
+/// order it attached them, each after the one before has returned, whichever threads run them.
 @usableFromInline
 final class HandlerList: @unchecked Sendable {
     // Safety: every property is read and written only under the lock of the box that keeps the

@@ -1,12 +1,8 @@
-/// The box of a lazy promise or guarantee (see ``Promise/lazy(_:file:line:)``): it starts
-/// ``EmptyBox/State/unstarted``, holding the body that resolves it until the first handler is
-/// attached.
-///
-/// The first attachment moves the box to `pending` under the lock and tells its caller to start
-/// the body (``Attachment/start``) once every lock is dropped; a cancellation that comes first
-/// seals it instead, and the body is released unrun (``EmptyBox/dropProducer()``), as it is with
-/// a box nothing attaches to (no resolver was made, so nothing logs); through
-/// ``ThreadRun/release(_:)``, since it may own the rest of a chain of lazy promises.
+/// The box of a lazy promise or guarantee (see ``Promise/lazy(_:file:line:)``): `unstarted`,
+/// holding its body, until the first attachment, which moves it to `pending` and starts the body
+/// after the lock (``Attachment/start``). Cancelled first, or never attached to, it releases the
+/// body unrun (nothing logs: no resolver was made), through ``ThreadRun/release(_:)``, since the
+/// body may own the rest of a chain of lazy promises.
 final class LazyBox<T: Sendable>: EmptyBox<Result<T, Error>>, @unchecked Sendable {
     // Safety: under the lock, like every stored property of a box (see `EmptyBox`). The body is
     // taken out by the one thread that moved the box out of `unstarted`.

@@ -1,14 +1,10 @@
 #if DEBUG
     import Synchronization
 
-    /// Debug builds only: counts the boxes made while a ledger is current, and the work the
-    /// engine has scheduled on them and not yet done (work items of a run, dispatched blocks: its
-    /// *tokens*), so that a test can check that a chain of any kind frees every box and leaves
-    /// no work behind.
-    ///
-    /// A ledger is current inside `LiveObjectLedger.$current.withValue(ledger) { … }`, for code
-    /// that runs in that task; a box remembers the ledger current where it was made, so that its
-    /// work is counted whatever thread schedules it. Release builds have none of this.
+    /// Debug builds only: counts the boxes made while a ledger is current (inside
+    /// `LiveObjectLedger.$current.withValue(ledger) { … }`) and the blocks dispatched for them
+    /// and not yet run, so that a test can check that a chain of any kind frees every box and
+    /// leaves no work behind. A box keeps the ledger current where it was made.
     @usableFromInline
     final class LiveObjectLedger: Sendable {
         /// The ledger boxes made now are counted in.

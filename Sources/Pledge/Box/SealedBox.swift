@@ -1,9 +1,6 @@
-/// A box born with its value: `Promise.value`, `Guarantee.value`, an operator applied at once to
-/// a settled input. It never changes, so it needs no lock and stores no handler: a handler
-/// attached to it runs at once.
-///
-/// A promise born rejected is an ``EmptyBox`` instead (see ``EmptyBox/init(unobserved:)``), so
-/// that its error is reported if no handler ever sees it.
+/// A box born with its value (`Promise.value`, an operator applied at once to a settled input):
+/// no lock, no handlers; a handler attached to it runs at once. A promise born rejected is an
+/// ``EmptyBox`` instead (``EmptyBox/init(unobserved:)``), so that an unseen error is reported.
 @usableFromInline
 final class SealedBox<R>: Box<R>, @unchecked Sendable {
     // Safety: adds no state; `value` is written once, in `init`, before the box is published.

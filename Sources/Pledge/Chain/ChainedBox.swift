@@ -38,12 +38,9 @@ extension Thenable {
     }
 }
 
-/// The box of an operator's result, which is also the receiver that operator attaches to the
-/// box it is called on: one allocation for both.
-///
-/// It keeps the operation (the user's closure) until the input arrives, and then lets go of it,
-/// so a resolved promise that is still held does not keep its handler's captures alive. While
-/// pending, it also keeps a non-owning link to the box it depends on (its *upstream*), so that
+/// The box of an operator's result, which is also the receiver that operator attaches to its
+/// input's box: one allocation for both. It keeps the operation (the user's closure) until the
+/// input arrives, and, while pending, a non-owning link to the box it depends on, so that
 /// cancelling it can cancel that one when nothing else depends on it (see ``upstreamLink``).
 @usableFromInline
 final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>, Receiver,
@@ -55,19 +52,16 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     // its lock to do either), and by `init` and `deinit`: never by two threads at once (the
     // handler `follow` attaches only unlinks). `executor` is immutable.
 
-    /// The operation, until the handler that waits for the input is called or abandoned: then it
-    /// is run, or dropped, and discarded either way. Kept as the bare generic type, so that
-    /// freeing the box needs no generic type lookup.
+    /// The operation until the input arrives or is abandoned, then discarded, so a settled
+    /// promise keeps no captures alive. Not optional: freeing would need a generic type lookup.
     @exclusivity(unchecked)
     @usableFromInline
     var operation: Operation
 
-    /// The box this one depends on while pending: its input, or the promise it follows. It
-    /// counts nothing: it is valid while that box still holds this one's handler, or runs it.
-    /// Whoever parts the two clears it first, under this box's lock: this box's handler as it
-    /// receives its input, the upstream's `deinit` (``abandon(from:)``), a follow that links
-    /// anew. So under the lock, a link names a box whose memory is still allocated, and
-    /// ``retainIfAlive(_:)`` may turn it into a count.
+    /// The box this one depends on while pending (its input, or the promise it follows),
+    /// uncounted. Whoever parts the two clears it first, under this box's lock: the handler as it
+    /// receives its input, the upstream's `deinit` (``abandon(from:)``), a new follow. So under
+    /// the lock a link names allocated memory, which ``retainIfAlive(_:)`` may turn into a count.
     @exclusivity(unchecked)
     @usableFromInline
     var upstreamLink: Unmanaged<AnyBox>?

@@ -112,12 +112,9 @@ final class CustomExecutor: Sendable {
 }
 
 extension ChainedBox {
-    /// Runs the operation on the executor, with the input it acts on: at once when inline;
-    /// otherwise the box forgets its upstream (the input is in hand: the upstream is sealed and
-    /// may go) and the executor's block runs the operation in a run of its own, unless the box
-    /// was cancelled meanwhile (see ``operate(_:)``).
-    ///
-    /// - Returns: the work the operation made due when it ran at once.
+    /// Runs the operation on the executor: at once when inline, returning the work it made due;
+    /// otherwise the box forgets its upstream (sealed, it may go) and the executor's block runs
+    /// the operation in a run of its own, unless the box was cancelled meanwhile.
     @inlinable
     final func hop(_ input: Result<Operation.Input, Error>) -> Work? {
         let queue: DispatchQueue

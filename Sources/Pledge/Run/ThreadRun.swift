@@ -20,22 +20,18 @@ enum Work {
     case call(() -> Work?)
 }
 
-/// What the engine keeps per thread: the work of its runs, how deep they are nested, and the
-/// thread's tag, the lane of the handlers it attaches (see ``HandlerList``). It lives at a fixed
-/// address from the thread's first run to its exit, and the engine passes that address around
-/// (``ThreadRun``), which costs no reference count.
+/// What the engine keeps per thread: the work of its runs, how deep they nest, and the thread's
+/// tag, the lane of the handlers it attaches (see ``HandlerList``). It lives at a fixed address
+/// from the thread's first run to its exit, passed around as ``ThreadRun`` (no reference count).
 ///
-/// A *run* is one loop over the thread's work: every path that runs handlers goes through one
-/// (resolving a promise, attaching to a settled or firing one, the body of a block Pledge
-/// dispatched). Handlers never run the handlers of the boxes they seal: they hand the box back,
-/// and the loop fires it, so resolving a chain of any length uses constant stack.
-///
-/// User code can start a run from inside a handler (a resolver called there), which nests one run
-/// inside another. Past ``maximumNesting`` nested runs, new work is left to the innermost running
-/// loop, which runs it as soon as the current work returns; `wait()` runs it before blocking
-/// (see ``ThreadRun/runLeftWork()``). So chains linked through resolvers or `pipe(to:)` do not
-/// grow the stack either, while code that resolves a promise and reads what its handlers did,
-/// inside a handler, keeps working at the depths where code does that.
+/// A *run* is one loop over the thread's work, which every path that runs handlers goes through.
+/// Handlers never run the handlers of the boxes they seal: they hand the box back and the loop
+/// fires it, so a chain of any length resolves in constant stack. A resolver called inside a
+/// handler nests a run; past ``maximumNesting`` nested runs, new work is left to the innermost
+/// running loop, which runs it once the current work returns (`wait()` runs it before blocking,
+/// see ``ThreadRun/runLeftWork()``). So chains linked through resolvers or `pipe(to:)` do not
+/// grow the stack either, while a handler that resolves a promise and reads what its handlers
+/// did still sees it, at the depths where code does that.
 @usableFromInline
 struct ThreadState {
     /// A number no other live thread has; never 0.

@@ -11,16 +11,12 @@ import Synchronization
 /// A small lock on one atomic word: test-and-test-and-set, yielding the processor while the lock
 /// stays busy. Pledge's one lock: every box, fan-in and ``LockedValue`` takes one.
 ///
-/// Why not `Synchronization.Mutex`: with Swift 6.3.1 on Linux, ThreadSanitizer does not model it
-/// and reports false races on the state it guards, so a TSan run could prove nothing about that
-/// state. Why not `pthread_mutex_t`: it must live at a stable address, which costs every box a
-/// second allocation. An atomic word lives inline in its owner, costs one compare-and-swap to
-/// take and one release store to drop, and ThreadSanitizer models its orderings exactly.
-///
-/// The critical sections it guards are a few loads and stores and never call user code, so
-/// waits are short. It does not donate priority: on a platform with strict thread priorities, a
-/// low-priority holder preempted inside those few instructions delays higher-priority waiters
-/// until it runs again; Linux's scheduler does not starve it.
+/// Not `Synchronization.Mutex`: with Swift 6.3.1 on Linux, ThreadSanitizer does not model it and
+/// reports false races on what it guards. Not `pthread_mutex_t`: it needs a stable address, a
+/// second allocation per box. An atomic word lives inline, costs one compare-and-swap and one
+/// release store, and ThreadSanitizer models it exactly. The sections it guards are a few loads
+/// and stores, never user code. It does not donate priority: where priorities are strict, a
+/// preempted low-priority holder delays waiters until it runs again.
 @usableFromInline
 struct SpinLock: ~Copyable, Sendable {
     @usableFromInline
