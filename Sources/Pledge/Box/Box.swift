@@ -174,9 +174,13 @@ class Box<R>: AnyBox, @unchecked Sendable {
 
     #if DEBUG
         /// Where the promise this box backs was made, or the first one of its chain (see
-        /// ``CreationSite``); debug builds only. Written before the box is published.
+        /// ``CreationSite``). Written before the box is published.
         @usableFromInline
         final var site: (file: StaticString, line: UInt)? = nil
+    #else
+        /// Release builds record no site.
+        @inlinable
+        final var site: (file: StaticString, line: UInt)? { nil }
     #endif
 
     /// A box holding `value`, sealed or not (see ``outcome``); `isSealedBox` says whether it is a
@@ -285,24 +289,14 @@ extension Box {
         attach(Handler(PipeReceiver(body), for: self))
     }
 
-    /// Records where the promise this box backs was made and, while the box is pending, lists it
-    /// in ``pendingPromises()``; debug builds only, nothing in release builds. Every pending box
-    /// records a site: the boxes Pledge makes for itself record a line of Pledge's, which
-    /// ``creationSite`` hides.
+    /// Records where the promise this box backs was made (an operator's box: its input's `site`)
+    /// and, while the box is pending, lists it in ``pendingPromises()``; debug builds only,
+    /// nothing in release builds. Every pending box records a site: the boxes Pledge makes for
+    /// itself record a line of Pledge's, which ``creationSite`` hides.
     @inlinable
-    final func recordSite(_ file: StaticString, _ line: UInt) {
+    final func recordSite(_ recorded: (file: StaticString, line: UInt)?) {
         #if DEBUG
-            site = (file, line)
-            conf.pending.add(self)
-        #endif
-    }
-
-    /// As ``recordSite(_:_:)``, with the site of `source`, the box of the thenable an operator
-    /// was called on.
-    @inlinable
-    final func inheritSite<S>(from source: Box<S>) {
-        #if DEBUG
-            site = source.site
+            site = recorded
             conf.pending.add(self)
         #endif
     }
@@ -310,13 +304,7 @@ extension Box {
     /// Where the promise this box backs was made, as users see it; `nil` in release builds and
     /// for promises Pledge made for itself.
     @usableFromInline
-    final var creationSite: CreationSite? {
-        #if DEBUG
-            CreationSite(recorded: site)
-        #else
-            return nil
-        #endif
-    }
+    final var creationSite: CreationSite? { CreationSite(recorded: site) }
 }
 
 /// The receiver behind `pipe(to:)`: a closure.

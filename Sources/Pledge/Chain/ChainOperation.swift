@@ -59,7 +59,7 @@ extension ValueOperation {
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
         var operation = self
         let box = bornSealed(operation.output(for: source.result()))
-        box.inheritSite(from: source)
+        box.recordSite(source.site)
         return box
     }
 }

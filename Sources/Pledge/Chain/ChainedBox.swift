@@ -78,7 +78,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         self.executor = executor
         if linked { upstreamLink = Unmanaged.passUnretained(source) }
         super.init()
-        inheritSite(from: source)
+        recordSite(source.site)
     }
 
     /// The input arrived: the operation runs through the executor when it acts on the input,

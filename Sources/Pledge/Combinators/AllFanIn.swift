@@ -288,7 +288,7 @@ func _fanIn<U: Thenable, Mode: FanInMode>(
         return _fanIn(all: inputs.map { Promise($0) }, mode, file: file, line: line)
     }
     let fanIn = AllFanIn<Mode>(inputs)
-    fanIn.box.recordSite(file, line)
+    fanIn.box.recordSite((file, line))
     if inputs.isEmpty {
         fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
     }

@@ -328,7 +328,7 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
     _ source: Source, limit: Int, _: Mode.Type, file: StaticString, line: UInt
 ) -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value {
     let fanIn = FanIn<Source, Mode>(source: source, limit: limit)
-    fanIn.box.recordSite(file, line)
+    fanIn.box.recordSite((file, line))
     // Weakly: the fan-in keeps the box, which keeps the hook.
     let core: FanInCore<Mode> = fanIn
     fanIn.box.addCancelHook { [weak core] in core?.cancelInputs() }

@@ -104,7 +104,7 @@ func _race<U: Thenable>(
     _ thenables: [U], fulfilledOnly: Bool = false, file: StaticString, line: UInt
 ) -> EmptyBox<Result<U.T, Error>> {
     let box = EmptyBox<Result<U.T, Error>>()
-    box.recordSite(file, line)
+    box.recordSite((file, line))
     let race = RaceFanIn(box, inputs: thenables.count, fulfilledOnly: fulfilledOnly)
     for thenable in thenables {
         // Every input is attached, even once a winner is in: each was handed to the race, so a

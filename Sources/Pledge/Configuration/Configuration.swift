@@ -278,7 +278,7 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
     /// watches.
     ///
     /// A box is added when it records its site (every pending box does, see
-    /// ``Box/recordSite(_:_:)``), and removed when it leaves `pending` (sealed or cancelled) or
+    /// ``Box/recordSite(_:)``), and removed when it leaves `pending` (sealed or cancelled) or
     /// is freed unsealed. An entry is a plain value: the registry holds no box, so no box is ever
     /// freed under its lock.
     @usableFromInline

@@ -44,7 +44,7 @@ extension Guarantee {
         task body: @escaping @Sendable () async -> T, file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         self.init(box: box)
         Task {
             box.resolve(.success(await body()))

@@ -30,7 +30,7 @@ extension Guarantee {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
         let box = LazyBox<T> { box in body(GuaranteeSealer(box).resolve) }
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         return Guarantee(box: box)
     }
 }

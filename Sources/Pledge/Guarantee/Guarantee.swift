@@ -43,7 +43,7 @@ public final class Guarantee<T: Sendable>: Thenable {
         resolver body: (@escaping @Sendable (T) -> Void) -> Void, file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         self.box = box
         body(GuaranteeSealer(box).resolve)
     }
@@ -59,7 +59,7 @@ public final class Guarantee<T: Sendable>: Thenable {
         -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void)
     {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
 

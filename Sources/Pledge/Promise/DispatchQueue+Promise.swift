@@ -42,7 +42,7 @@ extension DispatchQueue {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         async(group: group, qos: qos, flags: flags) {
             // Cancelled before the block started: the body never runs.
             guard box.isPending else { return }
@@ -86,7 +86,7 @@ extension DispatchQueue {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
         }

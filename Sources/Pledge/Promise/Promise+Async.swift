@@ -63,7 +63,7 @@ extension Promise {
         task body: @escaping @Sendable () async throws -> T, file: StaticString = #fileID, line: UInt = #line
     ) {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         self.init(box: box)
         let task = Task {
             do {

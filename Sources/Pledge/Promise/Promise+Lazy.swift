@@ -36,7 +36,7 @@ extension Promise {
                 resolver.reject(error)
             }
         }
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         return Promise(box: box)
     }
 }

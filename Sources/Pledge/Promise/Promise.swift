@@ -49,7 +49,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public init(error: Error, file: StaticString = #fileID, line: UInt = #line) {
         box = EmptyBox(unobserved: error)
-        box.recordSite(file, line)
+        box.recordSite((file, line))
     }
 
     /// Makes a promise that follows another thenable: it resolves as `bridge` does. Following a
@@ -63,12 +63,12 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         } else if let source = bridge._box {
             // A guarantee's box is not shared: it must never be cancelled through this promise.
             let box = EmptyBox<Result<T, Error>>()
-            box.inheritSite(from: source)
+            box.recordSite(source.site)
             self.box = box
             source.attach(Handler(sealing: box, for: source))
         } else {
             let box = EmptyBox<Result<T, Error>>()
-            box.recordSite(file, line)
+            box.recordSite((file, line))
             self.box = box
             bridge.pipe { box.resolve($0) }
         }
@@ -88,7 +88,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     @inlinable
     public init(resolver body: (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line) {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         self.box = box
         let resolver = Resolver(box)
         do {
@@ -110,7 +110,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
         -> (promise: Promise<T>, resolver: Resolver<T>)
     {
         let box = EmptyBox<Result<T, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         return (Promise(box: box), Resolver(box))
     }
 

@@ -34,7 +34,7 @@ struct Waiter: Sendable {
             return _after(.now() + span.interval, file: file, line: line)
         }
         let box = EmptyBox<Result<Void, Error>>()
-        box.recordSite(file, line)
+        box.recordSite((file, line))
         let sleep = deadline(nanoseconds)
         Task {
             // Nothing cancels this task: a sleep that throws anyway ends the wait.

@@ -89,7 +89,7 @@ extension Thenable {
         // `self` without cancelling it for other dependents.
         let link = map(on: nil) { $0 }
         let (promise, resolver) = Promise<T>.pending()
-        promise.box.inheritSite(from: link.box)
+        promise.box.recordSite(link.box.site)
         let relay = DelayRelay(resolver: resolver, link: link, span: span, waiter: waiter)
         link.pipe { relay.upstreamSettled($0) }
         // Weak: the relay lives while the link is pending or the timer armed, which is as long as

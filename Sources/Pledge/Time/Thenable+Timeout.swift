@@ -99,7 +99,7 @@ extension Thenable {
         let link = map(on: nil) { $0 }
         guard case .nanoseconds(let nanoseconds) = span else { return link }
         let (promise, resolver) = Promise<T>.pending()
-        promise.box.inheritSite(from: link.box)
+        promise.box.recordSite(link.box.site)
         let race = TimeoutRace(resolver: resolver, link: link)
         let timer = waiter.timer(after: nanoseconds) { race.expire() }
         race.arm(timer)
