@@ -77,7 +77,7 @@ extension EmptyBox {
         let upstream = takeUpstream()
         let producer = dropProducer()
         outcome.store(.cancelled, ordering: .releasing)
-        let (due, hooks) = settle(waiting, failure: nil)
+        let (due, hooks) = settle(waiting)
         lock.unlock()
         #if DEBUG
             conf.pending.remove(self)

@@ -172,8 +172,9 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         case .pending(let waiting):
             value = result
             outcome.store(.sealed, ordering: .releasing)
-            let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
-            let (due, hooks) = settle(waiting, failure: failure)
+            let (due, hooks) = settle(waiting)
+            // A failure no handler waits for stays unobserved until something sees it.
+            if case .none = due, case .failure(let error) = result { state = .unobserved(error) }
             lock.unlock()
             #if DEBUG
                 conf.pending.remove(self)
@@ -190,12 +191,10 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     /// Moves a box just sealed out of `pending`, the lock held: to `firing` when handlers wait,
-    /// else to `settled` (`unobserved` for a failure, until something sees it). Returns the work
-    /// that fires it, and the `onCancel` hooks, which the caller drops (or runs) after the lock.
+    /// else to `settled`. Returns the work that fires it, and the `onCancel` hooks, which the
+    /// caller drops (or runs) after the lock.
     @usableFromInline
-    final func settle(_ waiting: consuming Waiting, failure: (any Error)?) -> (
-        due: Work?, hooks: [@Sendable () -> Void]
-    ) {
+    final func settle(_ waiting: consuming Waiting) -> (due: Work?, hooks: [@Sendable () -> Void]) {
         switch consume waiting {
         case .one(let handler):
             state = .firing(.one(handler))
@@ -207,10 +206,10 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 state = .firing(.many(list))
                 return (.fire(self), hooks)
             }
-            state = failure.map { .unobserved($0) } ?? .settled
+            state = .settled
             return (nil, hooks)
         case .none:
-            state = failure.map { .unobserved($0) } ?? .settled
+            state = .settled
             return (nil, [])
         }
     }
@@ -234,7 +233,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         var due: Work? = nil
         var next = claim(runner, finished: 0)
         while case .some(let (handler, lane)) = consume next {
-            if let work = handler.call(handler.receiver, .sealed(self)) {
+            if let work = handler.receive(from: self) {
                 if case .none = due { due = work } else { thread.schedule(work) }
             }
             next = claim(runner, finished: lane)
