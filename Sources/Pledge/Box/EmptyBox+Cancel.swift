@@ -32,8 +32,8 @@ func cancelChain(from box: AnyBox, _ reason: CancelReason) {
 
 extension EmptyBox {
     /// The one transition behind cancelling: seals the box with ``PMKError/cancelled`` if it is
-    /// pending and `reason` allows, takes its upstream, then (after the lock) runs its `onCancel`
-    /// hooks and fires its handlers, which see the rejection.
+    /// pending and `reason` allows, takes its upstream, then (after the lock) cancels a fan-in's
+    /// inputs, runs its `onCancel` hooks and fires its handlers, which see the rejection.
     @usableFromInline
     final func cancelTransition(_ reason: CancelReason) -> AnyBox? {
         lock.lock()
@@ -86,6 +86,7 @@ extension EmptyBox {
         // Released after the lock; a lazy body that owns the rest of a chain frees it from a
         // loop (see `LazyBox`).
         extendLifetime(producer)
+        cancelInputs()
         for hook in hooks { hook() }
         if let due { ThreadRun.run(due) }
         return upstream

@@ -299,6 +299,11 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// caller to release after the lock. Called under the lock.
     @usableFromInline
     func dropProducer() -> Any? { nil }
+
+    /// The box was cancelled, and its lock dropped: a fan-in (``AllFanIn``) cancels the inputs
+    /// nothing else depends on.
+    @usableFromInline
+    func cancelInputs() {}
 }
 
 extension AnyBox {

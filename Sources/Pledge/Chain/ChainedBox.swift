@@ -1,3 +1,5 @@
+import Dispatch
+
 // Connecting an operation to the thenable it is called on: the one implementation behind every
 // operator. Each public operator is a thin wrapper that describes itself as a `ChainOperation`
 // value and an `Executor` and calls `_chain`.
@@ -81,14 +83,39 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         recordSite(source.site)
     }
 
-    /// The input arrived: the operation runs through the executor when it acts on the input,
-    /// and now otherwise.
+    /// The input arrived. Inline, or when the operation does not act on it, the operation runs
+    /// now and this returns the work it made due. Otherwise the box forgets its upstream (sealed,
+    /// it may go) and the executor's block runs the operation in a run of its own, unless the box
+    /// was cancelled meanwhile.
     @inlinable
     func receive(from source: Box<Result<Operation.Input, Error>>) -> Work? {
         let input = source.result()
-        if case .inline = executor { return operate(input) }
-        guard operation.acts(on: input) else { return operate(input) }
-        return hop(input)
+        let queue: DispatchQueue
+        switch executor {
+        case .queue(let target) where operation.acts(on: input):
+            queue = target
+        case .custom(let custom) where operation.acts(on: input):
+            unlink()
+            // A dispatcher may call the body at once, inside this run: past the nesting limit,
+            // the operation is left to the running loop, so the stack stays bounded.
+            custom.dispatch(
+                { ThreadRun.run(.call { self.operate(input) }) },
+                { cancelChain(from: self, .cancelled) })
+            return nil
+        default:
+            return operate(input)
+        }
+        unlink()
+        #if DEBUG
+            ledger?.work(1)
+        #endif
+        queue.async {
+            #if DEBUG
+                self.ledger?.work(-1)
+            #endif
+            ThreadRun.current.start(self.operate(input))
+        }
+        return nil
     }
 
     /// Runs the operation, unless the box was cancelled first: a cancelled operator never calls

@@ -110,38 +110,3 @@ final class CustomExecutor: Sendable {
         self.dispatch = dispatch
     }
 }
-
-extension ChainedBox {
-    /// Runs the operation on the executor: at once when inline, returning the work it made due;
-    /// otherwise the box forgets its upstream (sealed, it may go) and the executor's block runs
-    /// the operation in a run of its own, unless the box was cancelled meanwhile.
-    @inlinable
-    final func hop(_ input: Result<Operation.Input, Error>) -> Work? {
-        let queue: DispatchQueue
-        switch executor {
-        case .inline:
-            return operate(input)
-        case .queue(let target):
-            queue = target
-        case .custom(let custom):
-            unlink()
-            // A dispatcher may call the body at once, inside this run: past the nesting limit,
-            // the operation is left to the running loop, so the stack stays bounded.
-            custom.dispatch(
-                { ThreadRun.run(.call { self.operate(input) }) },
-                { cancelChain(from: self, .cancelled) })
-            return nil
-        }
-        unlink()
-        #if DEBUG
-            ledger?.work(1)
-        #endif
-        queue.async {
-            #if DEBUG
-                self.ledger?.work(-1)
-            #endif
-            ThreadRun.current.start(self.operate(input))
-        }
-        return nil
-    }
-}

@@ -3,10 +3,9 @@ import Synchronization
 // The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
 // guarantees): no lock, no allocation per input.
 
-/// Collects the outcomes of inputs known in advance into one result.
-///
-/// The fan-in itself is the receiver attached to each distinct input box, so attaching allocates
-/// nothing per input. It is told which box called it; a table built before the first attachment
+/// Collects the outcomes of inputs known in advance into one result: the box of that result,
+/// which is also the receiver attached to each distinct input box, so a `when` allocates one
+/// object for both and attaching allocates nothing per input. It is told which box called it; a table built before the first attachment
 /// (and never written again) maps that box to its input index, and to the indices of any repeats
 /// of the same input.
 ///
@@ -22,12 +21,13 @@ import Synchronization
 /// stay until the last input resolves or goes. The fan-in keeps no reference to its inputs, only
 /// their identities: an input that can never resolve does not keep the others alive.
 @usableFromInline
-final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
+final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Receiver, @unchecked Sendable {
     // Safety: `table` and `repeats` are written only in `init`, before the fan-in is published
-    // by the first attachment. `gone` is read and written only under `cancelLock`. Slot `i` is written only by the handler of input `i`'s box, which
-    // runs once, and read only by the thread that counted `outstanding` down to zero, after every
-    // other fulfilment's acquire-release decrement; or by `deinit`, after every handler has gone.
-    // `outstanding` and `finished` are atomics.
+    // by the first attachment. `gone` is read and written only under `cancelLock`. Slot `i` is
+    // written only by the handler of input `i`'s box, which runs once, and read only by the
+    // thread that counted `outstanding` down to zero, after every other fulfilment's
+    // acquire-release decrement; or by `deinit`, after every handler has gone. `outstanding`,
+    // `finished` and `collected` are atomics.
     @usableFromInline
     let slots: UnsafeMutableBufferPointer<Mode.Slot?>
 
@@ -52,10 +52,6 @@ final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
     /// unspecialised, need not visit them.
     @usableFromInline
     let collected = Atomic<Bool>(false)
-
-    /// Backs the promise or guarantee that the `when` call returned.
-    @usableFromInline
-    let box = EmptyBox<Result<Mode.Output, Error>>()
 
     /// For inputs that are promises, which a cancelled fan-in cancels: by the index of each
     /// distinct input's first occurrence, whether it no longer holds the fan-in's handler (it
@@ -104,6 +100,7 @@ final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
         self.table = table
         self.repeats = repeats
         outstanding = Atomic(distinct)
+        super.init()
     }
 
     deinit {
@@ -116,16 +113,16 @@ final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
 
     /// An input is being freed unresolved: it no longer holds the fan-in's handler.
     @usableFromInline
-    func abandon(from source: ObjectIdentifier) {
+    override func abandon(from source: ObjectIdentifier) {
         guard let gone else { return }
         let first = table.index(of: source)
         cancelLock.withLock { gone[first] = true }
     }
 
-    /// The fan-in's box was cancelled: each input promise still holding the fan-in's handler
-    /// loses it, and is cancelled when that was its last dependent.
+    /// The fan-in was cancelled: each input promise still holding its handler loses it, and is
+    /// cancelled when that was its last dependent.
     @usableFromInline
-    func cancelInputs() {
+    override func cancelInputs() {
         guard let gone else { return }
         var alive: [AnyBox] = []
         cancelLock.withLock {
@@ -150,7 +147,7 @@ final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
 
     /// An input box delivers its outcome.
     ///
-    /// - Returns: the fan-in's box when this call sealed it and its handlers are due.
+    /// - Returns: the fan-in, to fire, when this call sealed it and its handlers are due.
     @inlinable
     func receive(from source: Box<Result<Mode.Value, Error>>) -> Work? {
         deliver(source.result(), from: ObjectIdentifier(source))
@@ -177,14 +174,14 @@ final class AllFanIn<Mode: FanInMode>: Receiver, @unchecked Sendable {
             let output = Mode.collect(slots)
             // `collect` moved every value out; what is left is empty and needs no deinitialising.
             collected.store(true, ordering: .releasing)
-            return box.seal(.success(output))
+            return seal(.success(output))
         case .failure(let error):
             guard claimFinish() else { return nil }
-            return box.seal(.failure(error))
+            return seal(.failure(error))
         }
     }
 
-    /// Whether this call is the one that resolves the box.
+    /// Whether this call is the one that resolves the fan-in.
     @inlinable
     func claimFinish() -> Bool {
         !finished.exchange(true, ordering: .acquiringAndReleasing)
@@ -273,7 +270,7 @@ func identity<U: Thenable>(of thenable: U) -> ObjectIdentifier {
     thenable._box.map(ObjectIdentifier.init) ?? ObjectIdentifier(thenable)
 }
 
-/// Starts a fan-in over every input of an array at once and returns the box it resolves.
+/// Starts a fan-in over every input of an array at once and returns it: the box it resolves.
 ///
 /// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does;
 /// their outcomes are then ignored. When the returned box is cancelled, so is each input
@@ -288,17 +285,12 @@ func _fanIn<U: Thenable, Mode: FanInMode>(
         return _fanIn(all: inputs.map { Promise($0) }, mode, file: file, line: line)
     }
     let fanIn = AllFanIn<Mode>(inputs)
-    fanIn.box.recordSite((file, line))
+    fanIn.recordSite((file, line))
     if inputs.isEmpty {
-        fanIn.box.resolve(.success(Mode.collect(fanIn.slots)))
-    }
-    // Cancelling the result cancels the promises it waits for that nothing else needs. The hook
-    // reaches the fan-in weakly: the fan-in keeps the box, which keeps the hook.
-    if fanIn.gone != nil {
-        fanIn.box.addCancelHook { [weak fanIn] in fanIn?.cancelInputs() }
+        fanIn.resolve(.success(Mode.collect(fanIn.slots)))
     }
     for index in inputs.indices where fanIn.isFirstOccurrence(index, of: identity(of: inputs[index])) {
         if let input = inputs[index]._box { input.attach(Handler(fanIn, for: input)) }
     }
-    return fanIn.box
+    return fanIn
 }

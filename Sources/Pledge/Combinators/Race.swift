@@ -96,16 +96,15 @@ public func race<U: Thenable>(
     return Promise(box: _race(thenables, fulfilledOnly: true, file: file, line: line))
 }
 
-/// Attaches every input to one box, which records the caller's site, `file` and `line`, first;
-/// the first result seals it (with `fulfilledOnly`, the first fulfilment, or `noWinner` once all
-/// are rejected) and the later ones are ignored.
+/// Attaches every input to one race box, which records the caller's site, `file` and `line`,
+/// first; the first result seals it (with `fulfilledOnly`, the first fulfilment, or `noWinner`
+/// once all are rejected) and the later ones are ignored.
 @inlinable
 func _race<U: Thenable>(
     _ thenables: [U], fulfilledOnly: Bool = false, file: StaticString, line: UInt
 ) -> EmptyBox<Result<U.T, Error>> {
-    let box = EmptyBox<Result<U.T, Error>>()
-    box.recordSite((file, line))
-    let race = RaceFanIn(box, inputs: thenables.count, fulfilledOnly: fulfilledOnly)
+    let race = RaceFanIn<U.T>(inputs: thenables.count, fulfilledOnly: fulfilledOnly)
+    race.recordSite((file, line))
     for thenable in thenables {
         // Every input is attached, even once a winner is in: each was handed to the race, so a
         // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
@@ -123,40 +122,37 @@ func _race<U: Thenable>(
         if U.self == Promise<U.T>.self { race.link(input) }
         input.attach(Handler(race, for: input))
     }
-    if U.self == Promise<U.T>.self {
-        // Weakly: the race keeps the box, which keeps the hook.
-        box.addCancelHook { [weak race] in race?.cancelInputs() }
-    }
-    return box
+    return race
 }
 
-/// The receiver a race attaches to every input: the first result seals the race's box.
+/// The box of a race's result, which is also the receiver it attaches to every input: the first
+/// result seals it.
 ///
 /// It keeps a non-owning link to each input promise that has not delivered, to cancel those with
 /// the race. A link is cleared, under the lock, when its box delivers or is freed (see
 /// ``abandon(from:)``), so a link read under the lock names a box whose memory is still
 /// allocated, as ``ChainedBox/upstreamLink`` does.
 @usableFromInline
-final class RaceFanIn<T: Sendable>: Receiver, @unchecked Sendable {
-    // Safety: `links` is read and written only under `lock`; the rest is immutable or atomic.
-    @usableFromInline let box: EmptyBox<Result<T, Error>>
+final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unchecked Sendable {
+    // Safety: `links` is read and written only under `linkLock`; the rest is immutable or
+    // atomic, or the box's own (see `EmptyBox`).
     @usableFromInline let fulfilledOnly: Bool
     /// Inputs not rejected yet, for `race(fulfilled:)`.
     @usableFromInline let remaining: Atomic<Int>
-    @usableFromInline let lock = SpinLock()
+    @usableFromInline let linkLock = SpinLock()
     @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
 
     @inlinable
-    init(_ box: EmptyBox<Result<T, Error>>, inputs: Int, fulfilledOnly: Bool) {
-        self.box = box
+    init(inputs: Int, fulfilledOnly: Bool) {
         self.fulfilledOnly = fulfilledOnly
         remaining = Atomic(inputs)
+        super.init()
     }
 
     /// Keeps a link to the input promise `input`.
     @inlinable
     func link(_ input: AnyBox) {
-        lock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
+        linkLock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
     }
 
     @inlinable
@@ -170,22 +166,22 @@ final class RaceFanIn<T: Sendable>: Receiver, @unchecked Sendable {
         abandon(from: source)
         if fulfilledOnly, case .failure = result {
             guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return nil }
-            return box.seal(.failure(PMKError.noWinner))
+            return seal(.failure(PMKError.noWinner))
         }
-        return box.seal(result)
+        return seal(result)
     }
 
     /// The input `source` delivered, or is freed unresolved: forgets its link.
     @inlinable
-    func abandon(from source: ObjectIdentifier) {
-        lock.withLock { _ = links.removeValue(forKey: source) }
+    override func abandon(from source: ObjectIdentifier) {
+        linkLock.withLock { _ = links.removeValue(forKey: source) }
     }
 
     /// The race was cancelled: each input still linked loses the race as a dependent, and is
     /// cancelled when that was its last one.
     @usableFromInline
-    func cancelInputs() {
-        let inputs = lock.withLock { links.values.compactMap(retainIfAlive) }
+    override func cancelInputs() {
+        let inputs = linkLock.withLock { links.values.compactMap(retainIfAlive) }
         for input in inputs { cancelChain(from: input, .dependentCancelled(self)) }
     }
 }
