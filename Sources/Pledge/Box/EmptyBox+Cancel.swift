@@ -87,7 +87,7 @@ extension EmptyBox {
         // loop (see `LazyBox`).
         extendLifetime(producer)
         cancelInputs()
-        for hook in hooks { hook() }
+        for hook in hooks ?? [] { hook() }
         if let due { ThreadRun.run(due) }
         return upstream
     }

@@ -191,14 +191,14 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     /// Moves a box just sealed out of `pending`, the lock held: to `firing` when handlers wait,
-    /// else to `settled`. Returns the work that fires it, and the `onCancel` hooks, which the
-    /// caller drops (or runs) after the lock.
+    /// else to `settled`. Returns the work that fires it, and the `onCancel` hooks (`nil` when
+    /// there are none), which the caller drops (or runs) after the lock.
     @usableFromInline
-    final func settle(_ waiting: consuming Waiting) -> (due: Work?, hooks: [@Sendable () -> Void]) {
+    final func settle(_ waiting: consuming Waiting) -> (due: Work?, hooks: [@Sendable () -> Void]?) {
         switch consume waiting {
         case .one(let handler):
             state = .firing(.one(handler))
-            return (.fire(self), [])
+            return (.fire(self), nil)
         case .many(let list):
             var hooks: [@Sendable () -> Void] = []
             swap(&hooks, &list.hooks)
@@ -210,7 +210,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
             return (nil, hooks)
         case .none:
             state = .settled
-            return (nil, [])
+            return (nil, nil)
         }
     }
 
