@@ -212,8 +212,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
     @usableFromInline
     func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment { .run(handler) }
 
-    /// Starts the body of a lazy box whose first handler was just stored; only a ``LazyBox``
-    /// is ever told to.
+    /// Starts the body of a ``LazyBox``, whose first handler was just stored.
     @usableFromInline
     func startBody() {}
 }
@@ -223,8 +222,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
 enum Attachment {
     /// Nothing: whoever fires the box runs the handler.
     case stored
-    /// The box fires and no thread runs this thread's handlers of it: run them
-    /// (``AnyBox/fire(on:helping:)``).
+    /// The box fires and nobody runs this thread's handlers of it: run them (``AnyBox/fire(on:helping:)``).
     case help
     /// The box has settled: call the handler, given back, now.
     case run(Handler)
@@ -266,7 +264,16 @@ extension Box {
     final func attach(_ handler: consuming Handler, lane: UInt32? = nil) {
         let thread = ThreadRun.current
         let lane = lane ?? thread.pointee.tag
-        switch store(handler, lane: lane, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
+        let attachment = store(handler, lane: lane, sealing: thread.pointee.sealing == ObjectIdentifier(self))
+        // The rarer outcomes out of line: inlined, they cost every caller a count on this box.
+        if case .stored = attachment { return }
+        complete(attachment, lane: lane, on: thread)
+    }
+
+    /// What ``attach(_:lane:)`` does when the handler was not just stored.
+    @usableFromInline
+    final func complete(_ attachment: consuming Attachment, lane: UInt32, on thread: ThreadRun) {
+        switch attachment {
         case .stored: return
         case .help: ThreadRun.run(.help(self, lane: lane))
         case .run(let handler): thread.start(handler.receive(from: self))

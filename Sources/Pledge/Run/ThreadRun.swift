@@ -86,7 +86,7 @@ extension UnsafeMutablePointer where Pointee == ThreadState {
     /// Runs `work` and everything it leads to before returning; or, when the thread is nested
     /// too deep, leaves it to the innermost running loop.
     @inlinable
-    static func run(_ work: Work) {
+    static func run(_ work: consuming Work) {
         let thread = current
         guard thread.pointee.depth < thread.pointee.maximumNesting else { return thread.pointee.deferred.append(work) }
         thread.start(work)
