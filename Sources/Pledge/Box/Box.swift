@@ -141,10 +141,6 @@ class AnyBox: @unchecked Sendable {
     /// work a handler made due, to do next; the rest is scheduled on `thread`.
     @usableFromInline
     func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? { nil }
-
-    /// `source`, which this box followed or waited on, will never call it (see ``ChainedBox``).
-    @usableFromInline
-    func abandon(from source: ObjectIdentifier) {}
 }
 
 /// The abstract storage behind every promise and guarantee, generic over its result type `R`

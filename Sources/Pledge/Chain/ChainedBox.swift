@@ -142,7 +142,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// cancelled: the user's closure goes now. Released from a loop, since what it captures may
     /// own another abandoned chain (see ``ThreadRun/release(_:)``).
     @usableFromInline
-    override func abandon(from _: ObjectIdentifier) {
+    func abandon(from _: ObjectIdentifier) {
         unlink()
         let operation = self.operation
         self.operation.discard()

@@ -113,7 +113,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
 
     /// An input is being freed unresolved: it no longer holds the fan-in's handler.
     @usableFromInline
-    override func abandon(from source: ObjectIdentifier) {
+    func abandon(from source: ObjectIdentifier) {
         guard let gone else { return }
         let first = table.index(of: source)
         cancelLock.withLock { gone[first] = true }

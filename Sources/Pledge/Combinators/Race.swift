@@ -173,7 +173,7 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
 
     /// The input `source` delivered, or is freed unresolved: forgets its link.
     @inlinable
-    override func abandon(from source: ObjectIdentifier) {
+    func abandon(from source: ObjectIdentifier) {
         linkLock.withLock { _ = links.removeValue(forKey: source) }
     }
 
