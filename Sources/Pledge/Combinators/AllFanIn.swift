@@ -23,7 +23,7 @@ import Synchronization
 @usableFromInline
 final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Receiver, @unchecked Sendable {
     // Safety: `table` and `repeats` are written only in `init`, before the fan-in is published
-    // by the first attachment. `gone` is read and written only under `cancelLock`. Slot `i` is
+    // by the first attachment. `gone` is read and written only under the box's `lock`. Slot `i` is
     // written only by the handler of input `i`'s box, which runs once, and read only by the
     // thread that counted `outstanding` down to zero, after every other fulfilment's
     // acquire-release decrement; or by `deinit`, after every handler has gone. `outstanding`,
@@ -55,14 +55,11 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
 
     /// For inputs that are promises, which a cancelled fan-in cancels: by the index of each
     /// distinct input's first occurrence, whether it no longer holds the fan-in's handler (it
-    /// delivered, or is being freed). Under `cancelLock`, an input not marked is alive, or its
+    /// delivered, or is being freed). Under the box's `lock`, an input not marked is alive, or its
     /// `deinit` waits for the lock in `abandon(from:)`, so its memory may be read (see
     /// ``cancelInputs()``). `nil` for guarantees.
     @usableFromInline
     let gone: UnsafeMutableBufferPointer<Bool>?
-
-    @usableFromInline
-    let cancelLock = SpinLock()
 
     /// Sets up the fan-in for the boxes of `inputs`, promises or guarantees, in order. Attach
     /// ``deliver(_:_:_:)`` to each distinct one afterwards (see ``isFirstOccurrence(_:of:)``).
@@ -116,7 +113,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
     func abandon(from source: ObjectIdentifier) {
         guard let gone else { return }
         let first = table.index(of: source)
-        cancelLock.withLock { gone[first] = true }
+        lock.withLock { gone[first] = true }
     }
 
     /// The fan-in was cancelled: each input promise still holding its handler loses it, and is
@@ -125,7 +122,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
     override func cancelInputs() {
         guard let gone else { return }
         var alive: [AnyBox] = []
-        cancelLock.withLock {
+        lock.withLock {
             for position in 0...table.mask {
                 let entry = table.entries[position]
                 // An input not marked gone has its memory (see `gone`).
@@ -157,7 +154,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
     @inlinable
     func deliver(_ result: Result<Mode.Value, Error>, from source: ObjectIdentifier) -> Work? {
         let first = table.index(of: source)
-        if let gone { cancelLock.withLock { gone[first] = true } }
+        if let gone { lock.withLock { gone[first] = true } }
         switch Mode.settle(result) {
         case .success(let slot):
             slots[first] = slot

@@ -134,12 +134,11 @@ func _race<U: Thenable>(
 /// allocated, as ``ChainedBox/upstreamLink`` does.
 @usableFromInline
 final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unchecked Sendable {
-    // Safety: `links` is read and written only under `linkLock`; the rest is immutable or
+    // Safety: `links` is read and written only under the box's `lock`; the rest is immutable or
     // atomic, or the box's own (see `EmptyBox`).
     @usableFromInline let fulfilledOnly: Bool
     /// Inputs not rejected yet, for `race(fulfilled:)`.
     @usableFromInline let remaining: Atomic<Int>
-    @usableFromInline let linkLock = SpinLock()
     @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
 
     @inlinable
@@ -152,7 +151,7 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
     /// Keeps a link to the input promise `input`.
     @inlinable
     func link(_ input: AnyBox) {
-        linkLock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
+        lock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
     }
 
     @inlinable
@@ -174,14 +173,14 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
     /// The input `source` delivered, or is freed unresolved: forgets its link.
     @inlinable
     func abandon(from source: ObjectIdentifier) {
-        linkLock.withLock { _ = links.removeValue(forKey: source) }
+        lock.withLock { _ = links.removeValue(forKey: source) }
     }
 
     /// The race was cancelled: each input still linked loses the race as a dependent, and is
     /// cancelled when that was its last one.
     @usableFromInline
     override func cancelInputs() {
-        let inputs = linkLock.withLock { links.values.compactMap(retainIfAlive) }
+        let inputs = lock.withLock { links.values.compactMap(retainIfAlive) }
         for input in inputs { cancelChain(from: input, .dependentCancelled(self)) }
     }
 }
