@@ -1,13 +1,14 @@
 import Synchronization
 
 // The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
-// guarantees): no lock, no allocation per input.
+// guarantees): no allocation per input, and no lock per input but the short one that marks a
+// promise input gone.
 
 /// Collects the outcomes of inputs known in advance into one result: the box of that result,
 /// which is also the receiver attached to each distinct input box, so a `when` allocates one
-/// object for both and attaching allocates nothing per input. It is told which box called it; a table built before the first attachment
-/// (and never written again) maps that box to its input index, and to the indices of any repeats
-/// of the same input.
+/// object for both and attaching allocates nothing per input. It is told which box called it; a
+/// table built before the first attachment (and never written again) maps that box to its input
+/// index, and to the indices of any repeats of the same input.
 ///
 /// A fulfilment fills its slots and counts down `outstanding`; the one that reaches zero has, by
 /// the acquire-release countdown, seen every slot written, and resolves the box. A rejection (in
