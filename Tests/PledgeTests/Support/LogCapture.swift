@@ -69,7 +69,19 @@ final class LogCapture: Sendable {
 
     /// Installs a capturing `conf.logHandler` for the duration of `body`, then restores the
     /// previous one.
-    static func capture<Result>(_ body: (LogCapture) throws -> Result) rethrows -> Result {
+    ///
+    /// Records a test issue when the current test is not in ``ConfigurationTests``: a capture
+    /// from a parallel suite would take other tests' events while it lasts.
+    static func capture<Result>(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: (LogCapture) throws -> Result
+    ) rethrows -> Result {
+        if let test = Test.current, !String(describing: test.id).contains(".ConfigurationTests/") {
+            Issue.record(
+                "LogCapture.capture outside the serialized ConfigurationTests suite",
+                sourceLocation: sourceLocation
+            )
+        }
         let capture = LogCapture()
         let previous = conf.logHandler
         conf.logHandler = { event in capture.record(event) }

@@ -141,11 +141,6 @@ import Testing
         #expect(calls.all.count == 1)
     }
 
-    @Test func decideWithTooFewAttemptsRejectsWithBadInput() async {
-        let result = LogCapture.capture { _ in retry(attempts: 0, decide: { _, _ in .retry }, { Promise.value(1) }) }
-        #expect(await result.outcomeError() as? PMKError == .badInput)
-    }
-
     @Test func withTimeoutThrowsAtTheDeadlineEvenWhenTheOperationIgnoresCancellation() async throws {
         let clock = ManualClock()
         let release = DispatchSemaphore(value: 0)

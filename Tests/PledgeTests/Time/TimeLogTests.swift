@@ -29,6 +29,15 @@ extension ConfigurationTests {
             }
         }
 
+        @Test func retryWithADecisionAndTooFewAttemptsRejectsWithBadInputAndLogsIt() {
+            LogCapture.capture { log in
+                let result = retry(attempts: 0, decide: { _, _ in .retry }, { Promise.value(1) })
+
+                #expect(timeIsPMKError(result.error, .badInput))
+                #expect(log.eventsFromThisTest(ofKind: .badInput).count == 1)
+            }
+        }
+
         @Test(arguments: [0, -1, Int.min])
         func retryWithFewerThanOneAttemptRejectsWithBadInputWithoutCallingTheBody(attempts: Int) {
             LogCapture.capture { log in
