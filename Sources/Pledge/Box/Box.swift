@@ -177,9 +177,9 @@ class Box<R>: AnyBox, @unchecked Sendable {
 
     #if DEBUG
         /// Where the promise this box backs was made, or the first one of its chain (see
-        /// ``CreationSite``). Written before the box is published.
+        /// ``CreationSite``).
         @usableFromInline
-        final var site: (file: StaticString, line: UInt)? = nil
+        final let site: (file: StaticString, line: UInt)?
     #else
         /// Release builds record no site.
         @inlinable
@@ -187,13 +187,21 @@ class Box<R>: AnyBox, @unchecked Sendable {
     #endif
 
     /// A box holding `value`, sealed or not (see ``outcome``); `isSealedBox` says whether it is a
-    /// ``SealedBox``.
+    /// ``SealedBox``. `site` is where its promise was made (an operator's box: its input's
+    /// `site`); debug builds keep it, and list a pending box in ``pendingPromises()``. The boxes
+    /// Pledge makes for itself record a line of Pledge's, which ``creationSite`` hides.
     @inlinable
-    init(value: R, isSealedBox: Bool, sealed: Bool) {
+    init(value: R, isSealedBox: Bool, sealed: Bool, site: (file: StaticString, line: UInt)?) {
         self.value = value
         self.isSealedBox = isSealedBox
         outcome = Atomic(sealed ? .sealed : .pending)
+        #if DEBUG
+            self.site = site
+        #endif
         super.init()
+        #if DEBUG
+            if !sealed { conf.pending.add(self) }
+        #endif
     }
 
     /// Whether the box is sealed, so that ``result()`` may be read. Asking with `observing`
@@ -297,18 +305,6 @@ extension Box {
     @inlinable
     final func pipe<T: Sendable>(_ body: @escaping @Sendable (Result<T, Error>) -> Void) where R == Result<T, Error> {
         attach(Handler(PipeReceiver(body), for: self))
-    }
-
-    /// Records where the promise this box backs was made (an operator's box: its input's `site`)
-    /// and, while the box is pending, lists it in ``pendingPromises()``; debug builds only,
-    /// nothing in release builds. Every pending box records a site: the boxes Pledge makes for
-    /// itself record a line of Pledge's, which ``creationSite`` hides.
-    @inlinable
-    final func recordSite(_ recorded: (file: StaticString, line: UInt)?) {
-        #if DEBUG
-            site = recorded
-            conf.pending.add(self)
-        #endif
     }
 
     /// Where the promise this box backs was made, as users see it; `nil` in release builds and

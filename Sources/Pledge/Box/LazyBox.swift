@@ -9,10 +9,11 @@ final class LazyBox<T: Sendable>: EmptyBox<Result<T, Error>>, @unchecked Sendabl
     @exclusivity(unchecked)
     private var body: (@Sendable (LazyBox<T>) -> Void)?
 
-    /// Makes a box that calls `body` with itself on its first attachment.
-    init(_ body: @escaping @Sendable (LazyBox<T>) -> Void) {
+    /// Makes a box, for a promise made at `site`, that calls `body` with itself on its first
+    /// attachment.
+    init(site: (file: StaticString, line: UInt), _ body: @escaping @Sendable (LazyBox<T>) -> Void) {
         self.body = body
-        super.init(unstarted: ())
+        super.init(unstartedAt: site)
     }
 
     deinit {

@@ -58,8 +58,7 @@ extension ValueOperation {
     @inlinable
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
         var operation = self
-        let box = bornSealed(operation.output(for: source.result()))
-        box.recordSite(source.site)
+        let box = bornSealed(operation.output(for: source.result()), site: source.site)
         return box
     }
 }

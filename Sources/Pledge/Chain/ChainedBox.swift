@@ -79,8 +79,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         self.operation = operation
         self.executor = executor
         if linked { upstreamLink = Unmanaged.passUnretained(source) }
-        super.init()
-        recordSite(source.site)
+        super.init(site: source.site)
     }
 
     /// The input arrived. Inline, or when the operation does not act on it, the operation runs

@@ -96,8 +96,7 @@ public func after(
 
 /// A guarantee sealed by a timer at `deadline`; the timer holds the box until then.
 func _after(_ deadline: DispatchTime, file: StaticString, line: UInt) -> Guarantee<Void> {
-    let box = EmptyBox<Result<Void, Error>>()
-    box.recordSite((file, line))
+    let box = EmptyBox<Result<Void, Error>>(site: (file, line))
     DispatchQueue.global().asyncAfter(deadline: deadline) {
         box.resolve(.success(()))
     }

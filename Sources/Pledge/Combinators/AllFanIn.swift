@@ -62,10 +62,11 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
     @usableFromInline
     let gone: UnsafeMutableBufferPointer<Bool>?
 
-    /// Sets up the fan-in for the boxes of `inputs`, promises or guarantees, in order. Attach
-    /// ``deliver(_:_:_:)`` to each distinct one afterwards (see ``isFirstOccurrence(_:of:)``).
+    /// Sets up the fan-in for the boxes of `inputs`, promises or guarantees, in order, for a
+    /// `when` called at `site`. Attach ``deliver(_:_:_:)`` to each distinct one afterwards (see
+    /// ``isFirstOccurrence(_:of:)``).
     @inlinable
-    init<U: Thenable>(_ inputs: [U]) where U.T == Mode.Value {
+    init<U: Thenable>(_ inputs: [U], site: (file: StaticString, line: UInt)) where U.T == Mode.Value {
         let count = inputs.count
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil)
@@ -98,7 +99,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
         self.table = table
         self.repeats = repeats
         outstanding = Atomic(distinct)
-        super.init()
+        super.init(site: site)
     }
 
     deinit {
@@ -282,8 +283,7 @@ func _fanIn<U: Thenable, Mode: FanInMode>(
     guard U.self == Promise<U.T>.self || U.self == Guarantee<U.T>.self else {
         return _fanIn(all: inputs.map { Promise($0) }, mode, file: file, line: line)
     }
-    let fanIn = AllFanIn<Mode>(inputs)
-    fanIn.recordSite((file, line))
+    let fanIn = AllFanIn<Mode>(inputs, site: (file, line))
     if inputs.isEmpty {
         fanIn.resolve(.success(Mode.collect(fanIn.slots)))
     }

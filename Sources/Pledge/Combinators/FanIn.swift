@@ -94,11 +94,12 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
 
     /// Backs the promise or guarantee that the `when` call returned.
     @usableFromInline
-    let box = EmptyBox<Result<Mode.Output, Error>>()
+    let box: EmptyBox<Result<Mode.Output, Error>>
 
     @inlinable
-    init(limit: Int) {
+    init(limit: Int, site: (file: StaticString, line: UInt)) {
         self.limit = limit
+        box = EmptyBox(site: site)
     }
 
     @inlinable
@@ -262,9 +263,9 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
     var source: Source?
 
     @inlinable
-    init(source: Source, limit: Int) {
+    init(source: Source, limit: Int, site: (file: StaticString, line: UInt)) {
         self.source = source
-        super.init(limit: limit)
+        super.init(limit: limit, site: site)
     }
 
     /// Pulls and attaches inputs until the iterator is exhausted, the limit is reached or the
@@ -321,14 +322,13 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
 ///
 /// - Parameters:
 ///   - limit: the most inputs outstanding at once.
-///   - file: the caller's site, recorded on the box before the first pull.
+///   - file: the caller's site, recorded on the box.
 ///   - line: the line that goes with `file`.
 @inlinable
 func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
     _ source: Source, limit: Int, _: Mode.Type, file: StaticString, line: UInt
 ) -> EmptyBox<Result<Mode.Output, Error>> where Source.Element: Thenable, Source.Element.T == Mode.Value {
-    let fanIn = FanIn<Source, Mode>(source: source, limit: limit)
-    fanIn.box.recordSite((file, line))
+    let fanIn = FanIn<Source, Mode>(source: source, limit: limit, site: (file, line))
     // Weakly: the fan-in keeps the box, which keeps the hook.
     let core: FanInCore<Mode> = fanIn
     fanIn.box.addCancelHook { [weak core] in core?.cancelInputs() }

@@ -103,8 +103,7 @@ public func race<U: Thenable>(
 func _race<U: Thenable>(
     _ thenables: [U], fulfilledOnly: Bool = false, file: StaticString, line: UInt
 ) -> EmptyBox<Result<U.T, Error>> {
-    let race = RaceFanIn<U.T>(inputs: thenables.count, fulfilledOnly: fulfilledOnly)
-    race.recordSite((file, line))
+    let race = RaceFanIn<U.T>(inputs: thenables.count, fulfilledOnly: fulfilledOnly, site: (file, line))
     for thenable in thenables {
         // Every input is attached, even once a winner is in: each was handed to the race, so a
         // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
@@ -142,10 +141,10 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
     @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
 
     @inlinable
-    init(inputs: Int, fulfilledOnly: Bool) {
+    init(inputs: Int, fulfilledOnly: Bool, site: (file: StaticString, line: UInt)) {
         self.fulfilledOnly = fulfilledOnly
         remaining = Atomic(inputs)
-        super.init()
+        super.init(site: site)
     }
 
     /// Keeps a link to the input promise `input`.

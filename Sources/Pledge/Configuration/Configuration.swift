@@ -277,8 +277,8 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
     /// was made; what ``pendingPromises()`` lists and ``PMKConfiguration/longPendingThreshold``
     /// watches.
     ///
-    /// A box is added when it records its site (every pending box does, see
-    /// ``Box/recordSite(_:)``), and removed when it leaves `pending` (sealed or cancelled) or
+    /// A box is added as it is made pending (see ``Box/init(value:isSealedBox:sealed:site:)``),
+    /// and removed when it leaves `pending` (sealed or cancelled) or
     /// is freed unsealed. An entry is a plain value: the registry holds no box, so no box is ever
     /// freed under its lock.
     @usableFromInline
@@ -299,17 +299,13 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
         /// Whether the timer is set to fire; when not, the next box added sets it.
         @exclusivity(unchecked) var timerSet = false
 
-        /// Lists `box`, which has just recorded its site, while it is pending.
+        /// Lists `box`, a pending box being made (from its `init`, before anyone can seal it).
         @usableFromInline
         func add<R>(_ box: Box<R>) {
             let born = ContinuousClock.now
             lock.lock()
-            // Read under the lock: a box sealed before this call was removed before it, and is
-            // seen sealed here.
-            if box.isPending {
-                entries[ObjectIdentifier(box)] = (box.site, born)
-                if !timerSet, let threshold { setTimer(after: threshold) }
-            }
+            entries[ObjectIdentifier(box)] = (box.site, born)
+            if !timerSet, let threshold { setTimer(after: threshold) }
             lock.unlock()
         }
 

@@ -43,8 +43,7 @@ extension Guarantee {
     public convenience init(
         task body: @escaping @Sendable () async -> T, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         self.init(box: box)
         Task {
             box.resolve(.success(await body()))

@@ -29,8 +29,7 @@ extension Guarantee {
         _ body: @escaping @Sendable (@escaping @Sendable (T) -> Void) -> Void,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
-        let box = LazyBox<T> { box in body(GuaranteeSealer(box).resolve) }
-        box.recordSite((file, line))
+        let box = LazyBox<T>(site: (file, line)) { box in body(GuaranteeSealer(box).resolve) }
         return Guarantee(box: box)
     }
 }

@@ -42,8 +42,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     public init(
         resolver body: (@escaping @Sendable (T) -> Void) -> Void, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         self.box = box
         body(GuaranteeSealer(box).resolve)
     }
@@ -58,8 +57,7 @@ public final class Guarantee<T: Sendable>: Thenable {
     public class func pending(file: StaticString = #fileID, line: UInt = #line)
         -> (guarantee: Guarantee<T>, resolve: @Sendable (T) -> Void)
     {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         return (Guarantee(box: box), GuaranteeSealer(box).resolve)
     }
 

@@ -41,8 +41,7 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () throws -> T,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         async(group: group, qos: qos, flags: flags) {
             // Cancelled before the block started: the body never runs.
             guard box.isPending else { return }
@@ -85,8 +84,7 @@ extension DispatchQueue {
         flags: DispatchWorkItemFlags = [], execute body: @escaping @Sendable () -> T,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
         }

@@ -62,8 +62,7 @@ extension Promise {
     public convenience init(
         task body: @escaping @Sendable () async throws -> T, file: StaticString = #fileID, line: UInt = #line
     ) {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         self.init(box: box)
         let task = Task {
             do {

@@ -28,7 +28,7 @@ extension Promise {
     public static func lazy(
         _ body: @escaping @Sendable (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
-        let box = LazyBox<T> { box in
+        let box = LazyBox<T>(site: (file, line)) { box in
             let resolver = Resolver(box)
             do {
                 try body(resolver)
@@ -36,7 +36,6 @@ extension Promise {
                 resolver.reject(error)
             }
         }
-        box.recordSite((file, line))
         return Promise(box: box)
     }
 }

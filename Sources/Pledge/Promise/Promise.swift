@@ -48,8 +48,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// it was made, for that event in debug builds; leave them out.
     @inlinable
     public init(error: Error, file: StaticString = #fileID, line: UInt = #line) {
-        box = EmptyBox(unobserved: error)
-        box.recordSite((file, line))
+        box = EmptyBox(unobserved: error, site: (file, line))
     }
 
     /// Makes a promise that follows another thenable: it resolves as `bridge` does. Following a
@@ -62,13 +61,11 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
             box = promise.box
         } else if let source = bridge._box {
             // A guarantee's box is not shared: it must never be cancelled through this promise.
-            let box = EmptyBox<Result<T, Error>>()
-            box.recordSite(source.site)
+            let box = EmptyBox<Result<T, Error>>(site: source.site)
             self.box = box
             source.attach(Handler(sealing: box, for: source))
         } else {
-            let box = EmptyBox<Result<T, Error>>()
-            box.recordSite((file, line))
+            let box = EmptyBox<Result<T, Error>>(site: (file, line))
             self.box = box
             bridge.pipe { box.resolve($0) }
         }
@@ -87,8 +84,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     /// ```
     @inlinable
     public init(resolver body: (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line) {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         self.box = box
         let resolver = Resolver(box)
         do {
@@ -109,8 +105,7 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
     public class func pending(file: StaticString = #fileID, line: UInt = #line)
         -> (promise: Promise<T>, resolver: Resolver<T>)
     {
-        let box = EmptyBox<Result<T, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<T, Error>>(site: (file, line))
         return (Promise(box: box), Resolver(box))
     }
 

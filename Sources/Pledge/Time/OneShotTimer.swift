@@ -33,8 +33,7 @@ struct Waiter: Sendable {
         guard case .nanoseconds(let nanoseconds) = span, let deadline else {
             return _after(.now() + span.interval, file: file, line: line)
         }
-        let box = EmptyBox<Result<Void, Error>>()
-        box.recordSite((file, line))
+        let box = EmptyBox<Result<Void, Error>>(site: (file, line))
         let sleep = deadline(nanoseconds)
         Task {
             // Nothing cancels this task: a sleep that throws anyway ends the wait.

@@ -88,8 +88,8 @@ extension Thenable {
         // A link of its own, as for `timeout`, so that a cancellation can stop depending on
         // `self` without cancelling it for other dependents.
         let link = map(on: nil) { $0 }
-        let (promise, resolver) = Promise<T>.pending()
-        promise.box.recordSite(link.box.site)
+        let box = EmptyBox<Result<T, Error>>(site: link.box.site)
+        let (promise, resolver) = (Promise(box: box), Resolver(box))
         let relay = DelayRelay(resolver: resolver, link: link, span: span, waiter: waiter)
         link.pipe { relay.upstreamSettled($0) }
         // Weak: the relay lives while the link is pending or the timer armed, which is as long as

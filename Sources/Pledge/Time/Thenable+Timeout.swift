@@ -98,8 +98,8 @@ extension Thenable {
         // cancels that link, and the engine cancels `self` only if nothing else depends on it.
         let link = map(on: nil) { $0 }
         guard case .nanoseconds(let nanoseconds) = span else { return link }
-        let (promise, resolver) = Promise<T>.pending()
-        promise.box.recordSite(link.box.site)
+        let box = EmptyBox<Result<T, Error>>(site: link.box.site)
+        let (promise, resolver) = (Promise(box: box), Resolver(box))
         let race = TimeoutRace(resolver: resolver, link: link)
         let timer = waiter.timer(after: nanoseconds) { race.expire() }
         race.arm(timer)

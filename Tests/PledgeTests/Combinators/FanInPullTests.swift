@@ -13,7 +13,7 @@ import Testing
             pulled += 1
             return Promise.value(pulled)
         }
-        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2)
+        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2, site: (#fileID, #line))
         fanIn.withState { $0.finished = true }
 
         let work = fanIn.pull()
@@ -33,7 +33,7 @@ import Testing
             defer { pulled += 1 }
             return pulled < pending.count ? pending[pulled].promise : nil
         }
-        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2)
+        let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2, site: (#fileID, #line))
 
         ThreadRun.current.start(fanIn.pull())
 
