@@ -143,6 +143,10 @@ class AnyBox: @unchecked Sendable {
     func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? { nil }
 }
 
+/// Where a promise was made, as its box records it in debug builds (see ``CreationSite``).
+@usableFromInline
+typealias SourceSite = (file: StaticString, line: UInt)
+
 /// The abstract storage behind every promise and guarantee, generic over its result type `R`
 /// (`Result<T, Error>`, as in PromiseKit): a ``SealedBox`` is born with its result, an
 /// ``EmptyBox`` starts pending and is sealed exactly once.
@@ -179,11 +183,11 @@ class Box<R>: AnyBox, @unchecked Sendable {
         /// Where the promise this box backs was made, or the first one of its chain (see
         /// ``CreationSite``).
         @usableFromInline
-        final let site: (file: StaticString, line: UInt)?
+        final let site: SourceSite?
     #else
         /// Release builds record no site.
         @inlinable
-        final var site: (file: StaticString, line: UInt)? { nil }
+        final var site: SourceSite? { nil }
     #endif
 
     /// A box holding `value`, sealed or not (see ``outcome``); `isSealedBox` says whether it is a
@@ -191,7 +195,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
     /// `site`); debug builds keep it, and list a pending box in ``pendingPromises()``. The boxes
     /// Pledge makes for itself record a line of Pledge's, which ``creationSite`` hides.
     @inlinable
-    init(value: R, isSealedBox: Bool, sealed: Bool, site: (file: StaticString, line: UInt)?) {
+    init(value: R, isSealedBox: Bool, sealed: Bool, site: SourceSite?) {
         self.value = value
         self.isSealedBox = isSealedBox
         outcome = Atomic(sealed ? .sealed : .pending)

@@ -45,21 +45,21 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
 
     /// A pending box for a promise made at `site` (see ``Box/init(value:isSealedBox:sealed:site:)``).
     @inlinable
-    init<T>(site: (file: StaticString, line: UInt)?) where R == Result<T, Error> {
+    init<T>(site: SourceSite?) where R == Result<T, Error> {
         state = .pending(.none)
         super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false, site: site)
     }
 
     /// A box born sealed with the failure `result`, which it reports if nothing sees it.
     @inlinable
-    init<T>(unobserved error: any Error, site: (file: StaticString, line: UInt)?) where R == Result<T, Error> {
+    init<T>(unobserved error: any Error, site: SourceSite?) where R == Result<T, Error> {
         state = .unobserved(error)
         super.init(value: .failure(error), isSealedBox: false, sealed: true, site: site)
     }
 
     /// A lazy box, whose first attachment starts its body (see ``LazyBox``).
     @inlinable
-    init<T>(unstartedAt site: (file: StaticString, line: UInt)?) where R == Result<T, Error> {
+    init<T>(unstartedAt site: SourceSite?) where R == Result<T, Error> {
         state = .unstarted
         super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false, site: site)
     }

@@ -11,7 +11,7 @@ final class LazyBox<T: Sendable>: EmptyBox<Result<T, Error>>, @unchecked Sendabl
 
     /// Makes a box, for a promise made at `site`, that calls `body` with itself on its first
     /// attachment.
-    init(site: (file: StaticString, line: UInt), _ body: @escaping @Sendable (LazyBox<T>) -> Void) {
+    init(site: SourceSite, _ body: @escaping @Sendable (LazyBox<T>) -> Void) {
         self.body = body
         super.init(unstartedAt: site)
     }

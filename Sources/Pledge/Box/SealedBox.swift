@@ -7,7 +7,7 @@ final class SealedBox<R>: Box<R>, @unchecked Sendable {
 
     /// A box holding `value`; `site` is where the chain it starts was made, if known.
     @inlinable
-    init(value: R, site: (file: StaticString, line: UInt)? = nil) {
+    init(value: R, site: SourceSite? = nil) {
         super.init(value: value, isSealedBox: true, sealed: true, site: site)
     }
 
@@ -23,7 +23,7 @@ final class SealedBox<R>: Box<R>, @unchecked Sendable {
 /// A box born sealed with `result`, for a promise made at `site`: a ``SealedBox`` for a value;
 /// for a failure an ``EmptyBox`` that reports the error if it is freed before anything saw it.
 @inlinable
-func bornSealed<T>(_ result: Result<T, Error>, site: (file: StaticString, line: UInt)?) -> Box<Result<T, Error>> {
+func bornSealed<T>(_ result: Result<T, Error>, site: SourceSite?) -> Box<Result<T, Error>> {
     switch result {
     case .success: SealedBox(value: result, site: site)
     case .failure(let error): EmptyBox(unobserved: error, site: site)

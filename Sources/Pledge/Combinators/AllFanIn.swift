@@ -66,7 +66,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
     /// `when` called at `site`. Attach ``deliver(_:_:_:)`` to each distinct one afterwards (see
     /// ``isFirstOccurrence(_:of:)``).
     @inlinable
-    init<U: Thenable>(_ inputs: [U], site: (file: StaticString, line: UInt)) where U.T == Mode.Value {
+    init<U: Thenable>(_ inputs: [U], site: SourceSite) where U.T == Mode.Value {
         let count = inputs.count
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil)

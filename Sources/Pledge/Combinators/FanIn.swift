@@ -97,7 +97,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     let box: EmptyBox<Result<Mode.Output, Error>>
 
     @inlinable
-    init(limit: Int, site: (file: StaticString, line: UInt)) {
+    init(limit: Int, site: SourceSite) {
         self.limit = limit
         box = EmptyBox(site: site)
     }
@@ -263,7 +263,7 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
     var source: Source?
 
     @inlinable
-    init(source: Source, limit: Int, site: (file: StaticString, line: UInt)) {
+    init(source: Source, limit: Int, site: SourceSite) {
         self.source = source
         super.init(limit: limit, site: site)
     }

@@ -141,7 +141,7 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
     @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
 
     @inlinable
-    init(inputs: Int, fulfilledOnly: Bool, site: (file: StaticString, line: UInt)) {
+    init(inputs: Int, fulfilledOnly: Bool, site: SourceSite) {
         self.fulfilledOnly = fulfilledOnly
         remaining = Atomic(inputs)
         super.init(site: site)

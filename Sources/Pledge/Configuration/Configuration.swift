@@ -286,7 +286,7 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
         // Safety: every stored property but `lock` is read and written only while `lock` is held.
 
         /// A pending box: where it was made (``Box/site``), and when.
-        typealias Entry = (site: (file: StaticString, line: UInt)?, born: ContinuousClock.Instant)
+        typealias Entry = (site: SourceSite?, born: ContinuousClock.Instant)
 
         let lock = SpinLock()
         /// The pending boxes not reported as pending too long.

@@ -43,7 +43,7 @@ public struct CreationSite: Sendable, Hashable, CustomStringConvertible {
 extension CreationSite {
     /// The site a box recorded, as users see it: `nil` for none, and for the lines of Pledge's
     /// own that the promises it makes for itself record.
-    init?(recorded site: (file: StaticString, line: UInt)?) {
+    init?(recorded site: SourceSite?) {
         guard let site else { return nil }
         let fileID = "\(site.file)"
         if fileID.hasPrefix("Pledge/") || fileID.hasPrefix("PledgeFoundation/") { return nil }
