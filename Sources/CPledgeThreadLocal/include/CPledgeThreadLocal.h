@@ -23,28 +23,12 @@ static inline __attribute__((always_inline)) void pledge_set_thread_run_state(vo
 
 /// From the Swift runtime's stable ABI (it backs weak references): takes a strong count on
 /// `object` and returns it, unless the object is being freed (then NULL). Its memory must still
-/// be allocated; Pledge calls it only under a lock that guarantees so (see `EmptyBox.linkWord`).
+/// be allocated; Pledge calls it only under a lock that guarantees so (see `ChainedBox.upstreamLink`).
 extern void *_Nullable swift_tryRetain(void *_Nonnull object);
 
 /// Whether `swift_tryRetain` took a strong count on `object`.
 static inline __attribute__((always_inline)) _Bool pledge_try_retain(void *_Nonnull object) {
     return swift_tryRetain(object) != 0;
-}
-
-/// From the Swift runtime's stable ABI (it backs `unowned` references): an unowned count keeps
-/// an object's memory allocated, though not the object alive, until it is given back; while it
-/// is held, `swift_tryRetain` may be called on the object at any time.
-extern void *_Nullable swift_unownedRetain(void *_Nullable object);
-extern void swift_unownedRelease(void *_Nullable object);
-
-/// Takes an unowned count on `object`.
-static inline __attribute__((always_inline)) void pledge_unowned_retain(void *_Nonnull object) {
-    (void)swift_unownedRetain(object);
-}
-
-/// Gives back an unowned count on `object`.
-static inline __attribute__((always_inline)) void pledge_unowned_release(void *_Nonnull object) {
-    swift_unownedRelease(object);
 }
 
 #endif
