@@ -153,7 +153,7 @@ typealias SourceSite = (file: StaticString, line: UInt)
 ///
 /// The result lives in `value`, a field of the bare type `R`, so that freeing a box of any type
 /// needs no generic type lookup. A pending box holds a placeholder there (a failure with
-/// ``PMKError/pending``), never handed out: ``result`` is read only once the box is sealed.
+/// `PMKError.cancelledError`), never handed out: ``result`` is read only once the box is sealed.
 @usableFromInline
 class Box<R>: AnyBox, @unchecked Sendable {
     // Safety: `value` is written before the box is published (`SealedBox`), or once, under the
@@ -340,12 +340,7 @@ final class PipeReceiver<T: Sendable>: Receiver {
 
 extension PMKError {
     /// ``PMKError/cancelled`` as one `any Error` made once, so that reading a cancelled box
-    /// allocates nothing.
+    /// allocates nothing; also the placeholder a pending box holds, never handed out (see ``Box``).
     @usableFromInline
     static let cancelledError: any Error = PMKError.cancelled
-
-    /// The placeholder a pending box holds in its value field, as one `any Error` made once:
-    /// never handed out (see ``Box``).
-    @usableFromInline
-    static let pendingError: any Error = PMKError.cancelled
 }

@@ -18,16 +18,33 @@ enum CancelReason {
     case dependentWithdrawn
 }
 
-/// Cancels `box` as `reason` allows, then, from a loop, each box upstream whose every dependent
-/// is now cancelled. Constant stack, whatever the chain's length.
+/// Cancels `box` as `reason` allows, then, from one loop in constant stack, each box upstream whose
+/// every dependent is now cancelled, and the inputs of the fan-ins it cancels (``cancelInput(_:of:)``).
 @usableFromInline
 func cancelChain(from box: AnyBox, _ reason: CancelReason) {
+    let thread = ThreadRun.current
+    // The inputs scheduled above `base` are this loop's; a loop nested in it takes only its own.
+    let base = thread.pointee.cancelledInputs.count
+    thread.pointee.cancelLoops += 1
     var current: AnyBox? = box
     var reason = reason
     while let box = current {
         current = box.cancel(reason)
         reason = .dependentCancelled(box)
+        if current == nil, thread.pointee.cancelledInputs.count > base {
+            (current, reason) = thread.pointee.cancelledInputs.removeLast()
+        }
     }
+    thread.pointee.cancelLoops -= 1
+}
+
+/// Cancels `input`, which the fan-in `dependent`, just cancelled, withdraws from: later, from the
+/// cancel loop running on this thread, so that nested fan-ins do not recurse (at once if none runs).
+@usableFromInline
+func cancelInput(_ input: AnyBox, of dependent: AnyObject) {
+    let thread = ThreadRun.current
+    guard thread.pointee.cancelLoops > 0 else { return cancelChain(from: input, .dependentCancelled(dependent)) }
+    thread.pointee.cancelledInputs.append((input, .dependentCancelled(dependent)))
 }
 
 extension EmptyBox {

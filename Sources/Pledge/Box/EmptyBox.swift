@@ -47,7 +47,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @inlinable
     init<T>(site: SourceSite?) where R == Result<T, Error> {
         state = .pending(.none)
-        super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false, site: site)
+        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, sealed: false, site: site)
     }
 
     /// A box born sealed with the failure `result`, which it reports if nothing sees it.
@@ -61,7 +61,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @inlinable
     init<T>(unstartedAt site: SourceSite?) where R == Result<T, Error> {
         state = .unstarted
-        super.init(value: .failure(PMKError.pendingError), isSealedBox: false, sealed: false, site: site)
+        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, sealed: false, site: site)
     }
 
     deinit {

@@ -84,8 +84,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
 
     /// The input arrived. Inline, or when the operation does not act on it, the operation runs
     /// now and this returns the work it made due. Otherwise the box forgets its upstream (sealed,
-    /// it may go) and the executor's block runs the operation in a run of its own, unless the box
-    /// was cancelled meanwhile.
+    /// it may go) and the executor's block runs the operation in a run of its own.
     @inlinable
     func receive(from source: Box<Result<Operation.Input, Error>>) -> Work? {
         let input = source.result()
@@ -117,10 +116,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         return nil
     }
 
-    /// Runs the operation, unless the box was cancelled first: a cancelled operator never calls
-    /// its closure. The operation takes its closure out to call it, and whatever it did not take
-    /// is discarded as this returns, before the run fires the box, so the user's closure and its
-    /// captures go first.
+    /// Runs the operation, unless the box was cancelled first (a cancelled operator never calls its
+    /// closure), then discards what is left of it, so the user's closure and its captures go
+    /// before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
         let work = isPending ? operation.run(input, into: self) : nil
@@ -159,11 +157,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         upstreamLink.flatMap(retainIfAlive)
     }
 
-    /// Resolves this box as `thenable` resolves, from inside a run: what a `then` or `recover`
-    /// box does with the thenable its closure returned. A promise becomes its upstream, so that
-    /// cancelling this box cancels that promise when nothing else depends on it.
-    ///
-    /// - Returns: the work made due at once: this box, sealed, when `thenable` was settled.
+    /// Resolves this box as `thenable`, which its `then` or `recover` closure returned, resolves;
+    /// a promise becomes its upstream, for cancelling (see ``upstreamLink``). Called in a run:
+    /// returns the work made due at once, this box sealed when `thenable` was settled.
     @inlinable
     final func follow<U: Thenable>(_ thenable: U) -> Work? where U.T == Operation.Output {
         guard let followed = thenable._box else {

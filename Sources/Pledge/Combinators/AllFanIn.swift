@@ -134,7 +134,7 @@ final class AllFanIn<Mode: FanInMode>: EmptyBox<Result<Mode.Output, Error>>, Rec
                 alive.append(input)
             }
         }
-        for input in alive { cancelChain(from: input, .dependentCancelled(self)) }
+        for input in alive { cancelInput(input, of: self) }
     }
 
     /// Whether `index` is where `box` first occurs among the inputs: the one occurrence a handler

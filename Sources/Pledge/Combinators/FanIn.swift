@@ -157,7 +157,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             return (alive, ownsSource)
         }
         if ownsSource { ThreadRun.current.start(pull()) }
-        for (input, receiver) in inputs { cancelChain(from: input, .dependentCancelled(receiver)) }
+        for (input, receiver) in inputs { cancelInput(input, of: receiver) }
     }
 
     /// Records the outcome of input `index`, and resolves the box or pulls more when it is due.

@@ -180,6 +180,6 @@ final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unche
     @usableFromInline
     override func cancelInputs() {
         let inputs = lock.withLock { links.values.compactMap(retainIfAlive) }
-        for input in inputs { cancelChain(from: input, .dependentCancelled(self)) }
+        for input in inputs { cancelInput(input, of: self) }
     }
 }

@@ -26,12 +26,10 @@ enum Work {
 ///
 /// A *run* is one loop over the thread's work, which every path that runs handlers goes through.
 /// Handlers never run the handlers of the boxes they seal: they hand the box back and the loop
-/// fires it, so a chain of any length resolves in constant stack. A resolver called inside a
-/// handler nests a run; past ``maximumNesting`` nested runs, new work is left to the innermost
-/// running loop, which runs it once the current work returns (`wait()` runs it before blocking,
-/// see ``ThreadRun/runLeftWork()``). So chains linked through resolvers or `pipe(to:)` do not
-/// grow the stack either, while a handler that resolves a promise and reads what its handlers
-/// did still sees it, at the depths where code does that.
+/// fires it, so a chain of any length resolves in constant stack. A resolver called in a handler
+/// nests a run; past ``maximumNesting`` nested runs, new work is left to the innermost running
+/// loop, which runs it once the current work returns (`wait()` first, ``ThreadRun/runLeftWork()``):
+/// chains linked through resolvers or `pipe(to:)` do not grow the stack either.
 @usableFromInline
 struct ThreadState {
     /// A number no other live thread has; never 0.
@@ -51,6 +49,9 @@ struct ThreadState {
     /// the loop that releases them runs.
     @usableFromInline var parked: [Any] = []
     @usableFromInline var releasing = false
+    /// Inputs of cancelled fan-ins left to this thread's cancel loops, and how many loops run.
+    @usableFromInline var cancelledInputs: [(AnyBox, CancelReason)] = []
+    @usableFromInline var cancelLoops = 0
 
     @usableFromInline
     init(tag: UInt32) {

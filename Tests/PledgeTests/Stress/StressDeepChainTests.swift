@@ -157,6 +157,30 @@ struct StressDeepChainTests {
         #expect(freed, "cancelling and releasing the chain did not finish in time")
     }
 
+    /// Fan-ins nested in fan-ins: cancelling the end cancels each fan-in's inputs, down to the
+    /// first promise, without recursing once per level.
+    @Test(
+        "a hundred thousand nested fan-ins cancelled at the end in constant stack",
+        arguments: ["when", "race", "when(concurrently:)"])
+    func nestedFanInsAreCancelledIteratively(kind: String) {
+        let (head, _) = Promise<Void>.pending()
+        var tail = head
+        for _ in 0..<RendezvousScale.scaled(100_000, minimum: 20_000) {
+            switch kind {
+            case "when": tail = when(fulfilled: [tail])
+            case "race": tail = race([tail])
+            default: tail = when(fulfilled: [tail].makeIterator(), concurrently: 1).asVoid()
+            }
+        }
+        let end = StressPromiseHolder()
+        end.voidPromise = tail
+        let probe = StressStackProbe()
+        let cancelled = Self.resolveOnSmallStack(probe) { end.voidPromise?.cancel() }
+        #expect(cancelled, "cancelling the chain did not finish in time")
+        #expect(head.isCancelled)
+        #expect(tail.isCancelled)
+    }
+
     private static func lazyChain() -> StressPromiseHolder {
         let fullLength = RendezvousScale.underThreadSanitizer ? 250_000 : 1_000_000
         let length = RendezvousScale.scaled(fullLength, minimum: 100_000)
@@ -203,9 +227,11 @@ private final class StressPromiseHolder: @unchecked Sendable {
     // Safety: written before the releasing thread starts and then used only by that thread; the
     // thread start orders the two.
     var promise: Promise<Int>?
+    var voidPromise: Promise<Void>?
 
     func clear() {
         promise = nil
+        voidPromise = nil
     }
 }
 
