@@ -175,7 +175,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
 
     /// Whether this is a ``SealedBox``: born settled, so that an operator applied to it needs no
     /// handler (see ``Thenable/_chain(_:_:)``). An ``EmptyBox`` that has settled takes its
-    /// handlers at once too, through ``store(_:lane:sealing:)``.
+    /// handlers at once too, through ``store(_:lane:thread:)``.
     @usableFromInline
     final let isSealedBox: Bool
 
@@ -214,18 +214,18 @@ class Box<R>: AnyBox, @unchecked Sendable {
     @usableFromInline
     func isSealed(observing: Bool) -> Bool { true }
 
-    /// Stores `handler` of lane `lane` (the attaching thread's tag), or says what its caller
-    /// must do instead (see ``Attachment``). `sealing`: the attaching thread is running this
-    /// box's handlers as its sealer. Runs no handler and no user code.
+    /// Stores `handler` of lane `lane` (an actor's, or the attaching thread's tag), attached by
+    /// the thread of tag `thread`, or says what its caller must do instead (see ``Attachment``).
+    /// Runs no handler and no user code.
     @usableFromInline
-    func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment { .run(handler) }
+    func store(_ handler: consuming Handler, lane: UInt32, thread: UInt32) -> Attachment { .run(handler) }
 
     /// Starts the body of a ``LazyBox``, whose first handler was just stored.
     @usableFromInline
     func startBody() {}
 }
 
-/// What the caller of ``Box/store(_:lane:sealing:)`` must do next, once every lock is dropped.
+/// What the caller of ``Box/store(_:lane:thread:)`` must do next, once every lock is dropped.
 @usableFromInline
 enum Attachment {
     /// Nothing: whoever fires the box runs the handler.
@@ -272,7 +272,7 @@ extension Box {
     final func attach(_ handler: consuming Handler, lane: UInt32? = nil) {
         let thread = ThreadRun.current
         let lane = lane ?? thread.pointee.tag
-        let attachment = store(handler, lane: lane, sealing: thread.pointee.sealing == ObjectIdentifier(self))
+        let attachment = store(handler, lane: lane, thread: thread.pointee.tag)
         // The rarer outcomes out of line: inlined, they cost every caller a count on this box.
         if case .stored = attachment { return }
         complete(attachment, lane: lane, on: thread)
@@ -294,7 +294,7 @@ extension Box {
     /// starting a run.
     @inlinable
     final func attach(_ handler: consuming Handler, in thread: ThreadRun) -> Work? {
-        switch store(handler, lane: thread.pointee.tag, sealing: thread.pointee.sealing == ObjectIdentifier(self)) {
+        switch store(handler, lane: thread.pointee.tag, thread: thread.pointee.tag) {
         case .stored: return nil
         case .help: return .help(self, lane: thread.pointee.tag)
         case .run(let handler):

@@ -111,7 +111,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     @usableFromInline
-    override func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment {
+    override func store(_ handler: consuming Handler, lane: UInt32, thread: UInt32) -> Attachment {
         lock.lock()
         // The usual case first: the first handler of a pending box.
         var first = false
@@ -152,11 +152,11 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
             let list: HandlerList
             switch consume firing {
             case .one(let stored): list = HandlerList([(stored, firstLane)])
-            case .runningFirst: list = HandlerList(sealerRunning: firstLane)
+            case .runningFirst(let sealer): list = HandlerList(sealerRunning: firstLane, sealer: sealer)
             case .many(let existing): list = existing
             }
             state = .firing(.many(list))
-            attachment = list.attachWhileFiring(handler, lane: lane, sealing: sealing)
+            attachment = list.attachWhileFiring(handler, lane: lane, from: thread)
         }
         lock.unlock()
         return attachment
@@ -227,26 +227,23 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// back to do next and the rest is scheduled on `thread`, to follow it, in order.
     @usableFromInline
     override final func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? {
-        let outer = thread.pointee.sealing
-        if lane == nil { thread.pointee.sealing = ObjectIdentifier(self) }
         let runner = lane ?? 0
         var due: Work? = nil
-        var next = claim(runner, finished: 0)
+        var next = claim(runner, sealer: thread.pointee.tag, finished: 0)
         while case .some(let (handler, lane)) = consume next {
             if let work = handler.receive(from: self) {
                 if case .none = due { due = work } else { thread.schedule(work) }
             }
-            next = claim(runner, finished: lane)
+            next = claim(runner, sealer: thread.pointee.tag, finished: lane)
         }
-        thread.pointee.sealing = outer
         return due
     }
 
     /// Takes the next handler for a runner once it has finished one of lane `finished`: for the
-    /// sealing thread (`helper` 0), any lane no helper runs; for a helper, its own lane. The box
-    /// settles once nothing is stored and nothing runs.
+    /// sealing thread (`helper` 0, whose tag is `sealer`), any lane no helper runs; for a helper,
+    /// its own lane. The box settles once nothing is stored and nothing runs.
     @usableFromInline
-    final func claim(_ helper: UInt32, finished: UInt32) -> HandlerList.Entry? {
+    final func claim(_ helper: UInt32, sealer: UInt32, finished: UInt32) -> HandlerList.Entry? {
         lock.lock()
         let next: HandlerList.Entry?
         switch exchange(&state, with: .settled) {
@@ -254,7 +251,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
             switch consume firing {
             case .one(let handler):
                 if helper == 0 {
-                    state = .firing(.runningFirst)
+                    state = .firing(.runningFirst(sealer: sealer))
                     next = (handler, firstLane)
                 } else {
                     // Only the sealing thread takes the one handler; a helper always finds a list.
@@ -265,7 +262,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 // The sealing thread's only handler has returned: settled.
                 next = nil
             case .many(let list):
-                next = helper == 0 ? list.claimForSealer(finished: finished) : list.claimForHelper(helper)
+                next = helper == 0 ? list.claimForSealer(sealer, finished: finished) : list.claimForHelper(helper)
                 if next != nil || !list.isIdle { state = .firing(.many(list)) }
             }
         case let other:
@@ -351,8 +348,8 @@ extension AnyBox {
     enum Firing: ~Copyable {
         /// One handler, not started yet; its lane is the box's `firstLane`.
         case one(Handler)
-        /// The sealing thread runs the only handler, of lane `firstLane`.
-        case runningFirst
+        /// The sealing thread, of tag `sealer`, runs the only handler, of lane `firstLane`.
+        case runningFirst(sealer: UInt32)
         /// Several handlers, or handlers attached while firing: the list keeps who runs what.
         case many(HandlerList)
     }

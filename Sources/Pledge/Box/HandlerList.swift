@@ -24,6 +24,8 @@ final class HandlerList: @unchecked Sendable {
     /// Whether the sealer is running a handler now, and that handler's lane.
     @exclusivity(unchecked) @usableFromInline var sealerBusy = false
     @exclusivity(unchecked) @usableFromInline var sealerLane: UInt32 = 0
+    /// The tag of the thread whose loop fires the box (see ``ThreadRun/tag``); 0 until it runs.
+    @exclusivity(unchecked) @usableFromInline var sealer: UInt32 = 0
     /// The lanes helpers are running now.
     @exclusivity(unchecked) @usableFromInline var helpers: [UInt32] = []
     /// A lane whose thread attached while the sealer ran one of its handlers: the sealer takes
@@ -40,13 +42,14 @@ final class HandlerList: @unchecked Sendable {
         stored = entries.count
     }
 
-    /// A list for a box whose sealer runs its only handler, of lane `lane`.
+    /// A list for a box whose sealer, of tag `sealer`, runs its only handler, of lane `lane`.
     @usableFromInline
-    init(sealerRunning lane: UInt32) {
+    init(sealerRunning lane: UInt32, sealer: UInt32) {
         entries = []
         stored = 0
         sealerBusy = true
         sealerLane = lane
+        self.sealer = sealer
     }
 
     @usableFromInline
@@ -59,14 +62,13 @@ final class HandlerList: @unchecked Sendable {
     @usableFromInline
     var isIdle: Bool { stored == 0 && !sealerBusy && helpers.isEmpty }
 
-    /// Stores `handler`, attached while the box fires, and says whether its thread must help.
-    ///
-    /// - Parameter sealing: the attaching thread is the sealer, attaching from inside one of the
-    ///   box's handlers: its loop takes the new one in its turn, after those attached before.
+    /// Stores `handler`, attached by thread `thread` while the box fires, and says whether that
+    /// thread must help. The sealer attaches only from inside one of the box's handlers, however
+    /// deep: its loop takes the new one in its turn, after those attached before (A+ 2.2.6).
     @usableFromInline
-    func attachWhileFiring(_ handler: Handler, lane: UInt32, sealing: Bool) -> Attachment {
+    func attachWhileFiring(_ handler: Handler, lane: UInt32, from thread: UInt32) -> Attachment {
         append(handler, lane: lane)
-        if sealing { return .stored }
+        if thread == sealer { return .stored }
         if sealerBusy, sealerLane == lane {
             // The sealer runs this thread's handler now: it takes this one next.
             preferred = lane
@@ -77,10 +79,11 @@ final class HandlerList: @unchecked Sendable {
         return .help
     }
 
-    /// The sealer's next handler, once it has finished one of lane `finished`: that lane's next
-    /// when its thread asked for it, else the first whose lane no helper runs.
+    /// The next handler of the sealer (thread `tag`), once it has finished one of lane
+    /// `finished`: that lane's next when its thread asked for it, else the first whose lane no
+    /// helper runs.
     @usableFromInline
-    func claimForSealer(finished: UInt32) -> Entry? {
+    func claimForSealer(_ tag: UInt32, finished: UInt32) -> Entry? {
         sealerBusy = false
         var next: Entry? = nil
         if preferred != 0 {
@@ -95,6 +98,8 @@ final class HandlerList: @unchecked Sendable {
             sealerBusy = true
             sealerLane = next.lane
         }
+        // Its loop ends when it finds nothing: from then on it attaches as any other thread.
+        sealer = next == nil ? 0 : tag
         return next
     }
 

@@ -15,7 +15,7 @@ final class SealedBox<R>: Box<R>, @unchecked Sendable {
     override func isSealed(observing: Bool) -> Bool { true }
 
     @inlinable
-    override func store(_ handler: consuming Handler, lane: UInt32, sealing: Bool) -> Attachment {
+    override func store(_ handler: consuming Handler, lane: UInt32, thread: UInt32) -> Attachment {
         .run(handler)
     }
 }

@@ -42,9 +42,6 @@ struct ThreadState {
     @usableFromInline var stack: [Work] = []
     /// Work left to the innermost running loop by code nested too deep.
     @usableFromInline var deferred: [Work] = []
-    /// The box whose handlers this thread's innermost sealing loop runs: attaching to it again
-    /// from one of them, the thread leaves the new handler to that loop (A+ 2.2.6).
-    @usableFromInline var sealing: ObjectIdentifier?
     /// Objects waiting to be released iteratively (see ``ThreadRun/release(_:)``), and whether
     /// the loop that releases them runs.
     @usableFromInline var parked: [Any] = []

@@ -107,6 +107,32 @@ import Testing
         #expect(order.all == ["first", "first returns", "second", "third"])
     }
 
+    /// The same when the new handler is attached from deeper down: inside one of the box's
+    /// handlers (attached by another thread), from the handler of a second promise it resolves.
+    /// The resolving thread is still the first box's sealer there, so it leaves the new handler
+    /// to that loop too, after every handler attached before it.
+    @Test func theResolvingThreadAttachingFromANestedResolveLeavesTheNewOneToItsLoop() {
+        let (promise, resolver) = Promise<Int>.pending()
+        let (inner, innerResolver) = Promise<Int>.pending()
+        let order = Recorder<String>()
+        inner.pipe { _ in promise.pipe { _ in order.append("attached last") } }
+        // Lanes of two other threads, then the resolving thread's own.
+        #expect(
+            RendezvousThreads.run(count: 1) { _ in
+                promise.pipe { _ in
+                    order.append("first")
+                    innerResolver.fulfill(0)
+                    order.append("first returns")
+                }
+            })
+        #expect(RendezvousThreads.run(count: 1) { _ in promise.pipe { _ in order.append("second") } })
+        promise.pipe { _ in order.append("third") }
+
+        resolver.fulfill(1)
+
+        #expect(order.all == ["first", "first returns", "second", "third", "attached last"])
+    }
+
     /// A thread's handler never starts before its earlier one has returned, even while another
     /// thread runs that one: the new handler waits for it (and only for it), and runs next.
     @Test func aHandlerWaitsForItsOwnThreadsEarlierHandlerRunningOnAnotherThread() {
