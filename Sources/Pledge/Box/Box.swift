@@ -29,8 +29,10 @@ protocol Receiver<Input>: AnyObject, Sendable {
 /// restores the types the storage erased.
 @usableFromInline
 struct Handler: Sendable {
-    @usableFromInline let receiver: AnyObject & Sendable
+    // `receiver` last: its spare bits then share a word that `Firing.runningFirst` leaves free,
+    // so the box's state needs no extra tag byte.
     @usableFromInline let call: @Sendable (AnyObject, Event) -> Work?
+    @usableFromInline let receiver: AnyObject & Sendable
 
     /// What a box tells a handler.
     @usableFromInline
@@ -140,7 +142,7 @@ class AnyBox: @unchecked Sendable {
     /// box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``). Returns the first
     /// work a handler made due, to do next; the rest is scheduled on `thread`.
     @usableFromInline
-    func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? { nil }
+    func fire(on thread: ThreadRun, helping lane: UInt64?) -> Work? { nil }
 }
 
 /// Where a promise was made, as its box records it in debug builds (see ``CreationSite``).
@@ -218,7 +220,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
     /// the thread of tag `thread`, or says what its caller must do instead (see ``Attachment``).
     /// Runs no handler and no user code.
     @usableFromInline
-    func store(_ handler: consuming Handler, lane: UInt32, thread: UInt32) -> Attachment { .run(handler) }
+    func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
 
     /// Starts the body of a ``LazyBox``, whose first handler was just stored.
     @usableFromInline
@@ -269,7 +271,7 @@ extension Box {
     /// once the box is sealed and its lane's earlier handlers have returned; at once, here, when
     /// the box has settled. Its lane is `lane` (an actor's), else this thread's.
     @inlinable
-    final func attach(_ handler: consuming Handler, lane: UInt32? = nil) {
+    final func attach(_ handler: consuming Handler, lane: UInt64? = nil) {
         let thread = ThreadRun.current
         let lane = lane ?? thread.pointee.tag
         let attachment = store(handler, lane: lane, thread: thread.pointee.tag)
@@ -280,7 +282,7 @@ extension Box {
 
     /// What ``attach(_:lane:)`` does when the handler was not just stored.
     @usableFromInline
-    final func complete(_ attachment: consuming Attachment, lane: UInt32, on thread: ThreadRun) {
+    final func complete(_ attachment: consuming Attachment, lane: UInt64, on thread: ThreadRun) {
         switch attachment {
         case .stored: return
         case .help: ThreadRun.run(.help(self, lane: lane))

@@ -37,7 +37,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// `state` keeps inline.
     @exclusivity(unchecked)
     @usableFromInline
-    final var firstLane: UInt32 = 0
+    final var firstLane: UInt64 = 0
 
     @exclusivity(unchecked)
     @usableFromInline
@@ -111,7 +111,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     @usableFromInline
-    override func store(_ handler: consuming Handler, lane: UInt32, thread: UInt32) -> Attachment {
+    override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment {
         lock.lock()
         // The usual case first: the first handler of a pending box.
         var first = false
@@ -226,7 +226,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// none is left for it (see ``HandlerList``). Of the work they make due, the first is handed
     /// back to do next and the rest is scheduled on `thread`, to follow it, in order.
     @usableFromInline
-    override final func fire(on thread: ThreadRun, helping lane: UInt32?) -> Work? {
+    override final func fire(on thread: ThreadRun, helping lane: UInt64?) -> Work? {
         let runner = lane ?? 0
         var due: Work? = nil
         var next = claim(runner, sealer: thread.pointee.tag, finished: 0)
@@ -243,7 +243,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// sealing thread (`helper` 0, whose tag is `sealer`), any lane no helper runs; for a helper,
     /// its own lane. The box settles once nothing is stored and nothing runs.
     @usableFromInline
-    final func claim(_ helper: UInt32, sealer: UInt32, finished: UInt32) -> HandlerList.Entry? {
+    final func claim(_ helper: UInt64, sealer: UInt64, finished: UInt64) -> HandlerList.Entry? {
         lock.lock()
         let next: HandlerList.Entry?
         switch exchange(&state, with: .settled) {
@@ -349,7 +349,7 @@ extension AnyBox {
         /// One handler, not started yet; its lane is the box's `firstLane`.
         case one(Handler)
         /// The sealing thread, of tag `sealer`, runs the only handler, of lane `firstLane`.
-        case runningFirst(sealer: UInt32)
+        case runningFirst(sealer: UInt64)
         /// Several handlers, or handlers attached while firing: the list keeps who runs what.
         case many(HandlerList)
     }

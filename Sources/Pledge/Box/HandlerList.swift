@@ -13,7 +13,7 @@ final class HandlerList: @unchecked Sendable {
 
     /// A handler and its lane (the tag of the thread that attached it, see ``ThreadRun/tag``).
     @usableFromInline
-    typealias Entry = (handler: Handler, lane: UInt32)
+    typealias Entry = (handler: Handler, lane: UInt64)
 
     /// The handlers in attachment order; `nil` where one was taken out. Those before `head`
     /// are all gone.
@@ -23,15 +23,15 @@ final class HandlerList: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var stored: Int
     /// Whether the sealer is running a handler now, and that handler's lane.
     @exclusivity(unchecked) @usableFromInline var sealerBusy = false
-    @exclusivity(unchecked) @usableFromInline var sealerLane: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline var sealerLane: UInt64 = 0
     /// The tag of the thread whose loop fires the box (see ``ThreadRun/tag``); 0 until it runs.
-    @exclusivity(unchecked) @usableFromInline var sealer: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline var sealer: UInt64 = 0
     /// The lanes helpers are running now.
-    @exclusivity(unchecked) @usableFromInline var helpers: [UInt32] = []
+    @exclusivity(unchecked) @usableFromInline var helpers: [UInt64] = []
     /// A lane whose thread attached while the sealer ran one of its handlers: the sealer takes
     /// that lane's next handler next, so that the thread waits for nobody's handler but its own.
     /// 0 when none.
-    @exclusivity(unchecked) @usableFromInline var preferred: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline var preferred: UInt64 = 0
     /// The `onCancel` bodies of a pending box, in the order they were added: not handlers, and
     /// not dependents. They run if the box is cancelled and go when it is sealed otherwise.
     @exclusivity(unchecked) @usableFromInline var hooks: [@Sendable () -> Void] = []
@@ -44,7 +44,7 @@ final class HandlerList: @unchecked Sendable {
 
     /// A list for a box whose sealer, of tag `sealer`, runs its only handler, of lane `lane`.
     @usableFromInline
-    init(sealerRunning lane: UInt32, sealer: UInt32) {
+    init(sealerRunning lane: UInt64, sealer: UInt64) {
         entries = []
         stored = 0
         sealerBusy = true
@@ -53,7 +53,7 @@ final class HandlerList: @unchecked Sendable {
     }
 
     @usableFromInline
-    func append(_ handler: Handler, lane: UInt32) {
+    func append(_ handler: Handler, lane: UInt64) {
         entries.append((handler, lane))
         stored += 1
     }
@@ -66,7 +66,7 @@ final class HandlerList: @unchecked Sendable {
     /// thread must help. The sealer attaches only from inside one of the box's handlers, however
     /// deep: its loop takes the new one in its turn, after those attached before (A+ 2.2.6).
     @usableFromInline
-    func attachWhileFiring(_ handler: Handler, lane: UInt32, from thread: UInt32) -> Attachment {
+    func attachWhileFiring(_ handler: Handler, lane: UInt64, from thread: UInt64) -> Attachment {
         append(handler, lane: lane)
         if thread == sealer { return .stored }
         if sealerBusy, sealerLane == lane {
@@ -83,7 +83,7 @@ final class HandlerList: @unchecked Sendable {
     /// `finished`: that lane's next when its thread asked for it, else the first whose lane no
     /// helper runs.
     @usableFromInline
-    func claimForSealer(_ tag: UInt32, finished: UInt32) -> Entry? {
+    func claimForSealer(_ tag: UInt64, finished: UInt64) -> Entry? {
         sealerBusy = false
         var next: Entry? = nil
         if preferred != 0 {
@@ -105,7 +105,7 @@ final class HandlerList: @unchecked Sendable {
 
     /// A helper's next handler: its own lane's; when none is left, it stops helping.
     @usableFromInline
-    func claimForHelper(_ lane: UInt32) -> Entry? {
+    func claimForHelper(_ lane: UInt64) -> Entry? {
         if let next = take({ $0 == lane }) { return next }
         helpers.removeAll { $0 == lane }
         return nil
@@ -113,7 +113,7 @@ final class HandlerList: @unchecked Sendable {
 
     /// Takes out the first handler whose lane passes `isEligible`.
     @usableFromInline
-    func take(_ isEligible: (UInt32) -> Bool) -> Entry? {
+    func take(_ isEligible: (UInt64) -> Bool) -> Entry? {
         for index in head..<entries.count {
             if let handler = entries[index], isEligible(handler.lane) {
                 return take(at: index)

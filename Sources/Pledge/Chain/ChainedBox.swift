@@ -22,7 +22,7 @@ extension Thenable {
         // Only a promise is linked to: a guarantee cannot be cancelled.
         let box = ChainedBox(operation, on: executor, after: source, linked: Self.self == Promise<T>.self)
         // An actor's handlers take its lane; all others, the attaching thread's.
-        let lane: UInt32? = if case .custom(let custom) = executor { custom.lane } else { nil }
+        let lane: UInt64? = if case .custom(let custom) = executor { custom.lane } else { nil }
         source.attach(Handler(box, for: source), lane: lane)
         return box
     }

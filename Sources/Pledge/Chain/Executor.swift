@@ -99,11 +99,11 @@ final class CustomExecutor: Sendable {
     /// The lane of the handlers that use it, when not the attaching thread's: an actor's, so that
     /// its handlers keep their order whichever threads its jobs run on (see ``ActorLanes``).
     @usableFromInline
-    let lane: UInt32?
+    let lane: UInt64?
 
     @inlinable
     init(
-        lane: UInt32? = nil,
+        lane: UInt64? = nil,
         _ dispatch: @escaping @Sendable (@escaping @Sendable () -> Void, @escaping @Sendable () -> Void) -> Void
     ) {
         self.lane = lane

@@ -134,17 +134,17 @@ enum MainActorLane {
     }
 }
 
-/// The lanes of actors (see ``HandlerList``): each live actor has one tag of its own, from the
-/// threads' tags, so that a thread never shares it. Handlers written on an actor take its lane
+/// The lanes of actors (see ``HandlerList``): each actor has one tag of its own, from the
+/// threads' tags, so that no thread ever shares it. Handlers written on an actor take its lane
 /// rather than the attaching thread's, so that they start in the order the actor attached them
 /// even when its jobs run on different threads: a thread that attaches one while the promise
 /// fires helps the actor's lane in order.
 enum ActorLanes {
     private final class Entry: Sendable {
         weak let actor: (any Actor)?
-        let lane: UInt32
+        let lane: UInt64
 
-        init(_ actor: any Actor, lane: UInt32) {
+        init(_ actor: any Actor, lane: UInt64) {
             self.actor = actor
             self.lane = lane
         }
@@ -154,34 +154,26 @@ enum ActorLanes {
     private static let table = LockedValue<(lanes: [ObjectIdentifier: Entry], prune: Int)>(([:], 64))
 
     /// The lane of `actor`.
-    static func lane(of actor: any Actor) -> UInt32 {
+    static func lane(of actor: any Actor) -> UInt64 {
         let id = ObjectIdentifier(actor)
         if let lane = table.withLock({ $0.lanes[id].flatMap { $0.actor === actor ? $0.lane : nil } }) { return lane }
-        // A new tag, taken outside this table's lock; one that loses a race goes back.
+        // A new tag, taken outside this table's lock; one that loses a race is never used.
         let tag = ThreadState.takeTag()
         // Reading a weak reference takes a count on a live actor. Those counts are let go after
         // the lock: the last one runs the actor's `deinit`, user code.
         var alive: [any Actor] = []
-        let (lane, freed) = table.withLock { table -> (UInt32, [UInt32]) in
-            if let entry = table.lanes[id], entry.actor === actor { return (entry.lane, [tag]) }
-            var freed: [UInt32] = []
-            if let stale = table.lanes[id] { freed.append(stale.lane) }
+        let lane = table.withLock { table -> UInt64 in
+            if let entry = table.lanes[id], entry.actor === actor { return entry.lane }
             table.lanes[id] = Entry(actor, lane: tag)
             if table.lanes.count >= table.prune {
                 for (key, entry) in table.lanes {
-                    if let live = entry.actor {
-                        alive.append(live)
-                    } else {
-                        freed.append(entry.lane)
-                        table.lanes[key] = nil
-                    }
+                    if let live = entry.actor { alive.append(live) } else { table.lanes[key] = nil }
                 }
                 table.prune = max(64, 2 * table.lanes.count)
             }
-            return (tag, freed)
+            return tag
         }
         alive.removeAll()
-        for tag in freed { ThreadState.giveBack(tag) }
         return lane
     }
 }

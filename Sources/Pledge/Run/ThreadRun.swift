@@ -1,4 +1,5 @@
 import CPledgeThreadLocal
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ enum Work {
     case fire(AnyBox)
     /// Run the handlers of this lane (the thread's own, or an actor's it attached for) of this
     /// firing box (see ``HandlerList``).
-    case help(AnyBox, lane: UInt32)
+    case help(AnyBox, lane: UInt64)
     /// Run an operation a dispatcher called back inline while the thread was nested too deep.
     case call(() -> Work?)
 }
@@ -32,8 +33,8 @@ enum Work {
 /// chains linked through resolvers or `pipe(to:)` do not grow the stack either.
 @usableFromInline
 struct ThreadState {
-    /// A number no other live thread has; never 0.
-    @usableFromInline let tag: UInt32
+    /// A number no other thread or actor has ever had; never 0.
+    @usableFromInline let tag: UInt64
     /// How many runs may nest on one thread before new work is left to the running loop.
     @usableFromInline let maximumNesting = 16
     /// How many runs are active on this thread, one inside another.
@@ -51,7 +52,7 @@ struct ThreadState {
     @usableFromInline var cancelLoops = 0
 
     @usableFromInline
-    init(tag: UInt32) {
+    init(tag: UInt64) {
         self.tag = tag
     }
 }
@@ -166,7 +167,6 @@ let threadExitKey: pthread_key_t = {
         #else
             guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
         #endif
-        ThreadState.giveBack(state.pointee.tag)
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -174,21 +174,12 @@ let threadExitKey: pthread_key_t = {
 }()
 
 extension ThreadState {
-    /// Tags given back by threads that exited, and the next tag never handed out: each tag is
-    /// held by one live thread at a time.
-    static let tags = LockedValue<(free: [UInt32], next: UInt32)>(([], 1))
+    /// The next tag to hand out.
+    static let nextTag = Atomic<UInt64>(1)
 
-    /// A tag no other live thread holds.
-    static func takeTag() -> UInt32 {
-        tags.withLock { tags in
-            if let tag = tags.free.popLast() { return tag }
-            defer { tags.next += 1 }
-            return tags.next
-        }
-    }
-
-    /// Returns `tag`, when its thread exits.
-    static func giveBack(_ tag: UInt32) {
-        tags.withLock { $0.free.append(tag) }
+    /// A tag no other thread or actor has ever held: never given back, so that a handler left
+    /// behind by a thread that exited can never pass for a new thread's (64 bits do not run out).
+    static func takeTag() -> UInt64 {
+        nextTag.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }

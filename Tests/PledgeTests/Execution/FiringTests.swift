@@ -133,6 +133,24 @@ import Testing
         #expect(order.all == ["first", "first returns", "second", "third", "attached last"])
     }
 
+    /// A handler left waiting by a thread that has exited belongs to nobody's lane but that
+    /// thread's: a new thread attaching while the promise fires runs only its own handler (the
+    /// new thread never inherits the old one's identity), and the resolving thread runs the
+    /// exited thread's handler in its turn.
+    @Test func aNewThreadNeverRunsAHandlerOfAThreadThatHasExited() {
+        let firing = BlockedFiring()
+        let order = Recorder<String>()
+        #expect(onAThreadThatExits { firing.promise.pipe { _ in order.append("exited thread's") } })
+        #expect(firing.resolve())
+
+        #expect(onAThreadThatExits { firing.promise.pipe { _ in order.append("new thread's") } })
+
+        #expect(order.all == ["new thread's"])
+        firing.release()
+        #expect(firing.waitUntilResolved())
+        #expect(order.all == ["new thread's", "exited thread's"])
+    }
+
     /// A thread's handler never starts before its earlier one has returned, even while another
     /// thread runs that one: the new handler waits for it (and only for it), and runs next.
     @Test func aHandlerWaitsForItsOwnThreadsEarlierHandlerRunningOnAnotherThread() {
