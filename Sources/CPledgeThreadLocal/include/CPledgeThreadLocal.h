@@ -1,4 +1,4 @@
-// One thread-local pointer for Pledge's per-thread run state.
+// Pledge's two thread-local values: the per-thread run state, and the thread's tag.
 //
 // Swift has no thread-local variables of its own; `pthread_getspecific` costs a library call and
 // a lazily initialised key on every access, and Pledge reads this pointer each time a handler is
@@ -19,6 +19,21 @@ static inline __attribute__((always_inline)) void *_Nullable pledge_get_thread_r
 /// Sets the calling thread's run state.
 static inline __attribute__((always_inline)) void pledge_set_thread_run_state(void *_Nullable state) {
     pledge_thread_run_state = state;
+}
+
+/// The calling thread's tag (see `ThreadState.tag`), or 0 before its first use. Unlike the run
+/// state it outlives the thread's exit handlers, so that Pledge code an exit handler runs after
+/// Pledge's own keeps the thread's tag, and with it the order of the thread's handlers.
+extern __thread unsigned long long pledge_thread_tag __attribute__((tls_model("initial-exec")));
+
+/// The calling thread's tag, or 0.
+static inline __attribute__((always_inline)) unsigned long long pledge_get_thread_tag(void) {
+    return pledge_thread_tag;
+}
+
+/// Sets the calling thread's tag.
+static inline __attribute__((always_inline)) void pledge_set_thread_tag(unsigned long long tag) {
+    pledge_thread_tag = tag;
 }
 
 /// From the Swift runtime's stable ABI (it backs weak references): takes a strong count on

@@ -75,8 +75,15 @@ extension UnsafeMutablePointer where Pointee == ThreadState {
 
     @usableFromInline
     static func makeCurrent() -> ThreadRun {
+        // A thread keeps its tag for life, even when an exit handler that runs after Pledge's
+        // makes its state again: the handlers it attached before are still in its lane.
+        var tag = UInt64(pledge_get_thread_tag())
+        if tag == 0 {
+            tag = ThreadState.takeTag()
+            pledge_set_thread_tag(CUnsignedLongLong(tag))
+        }
         let state = ThreadRun.allocate(capacity: 1)
-        state.initialize(to: ThreadState(tag: ThreadState.takeTag()))
+        state.initialize(to: ThreadState(tag: tag))
         pthread_setspecific(threadExitKey, state)
         pledge_set_thread_run_state(state)
         return state

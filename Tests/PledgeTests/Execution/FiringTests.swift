@@ -151,6 +151,28 @@ import Testing
         #expect(order.all == ["new thread's", "exited thread's"])
     }
 
+    /// A thread keeps its place in the order to the end: a handler attached by code that runs as
+    /// the thread exits, after Pledge has freed the thread's state, still follows the ones the
+    /// thread attached before. Attached while the promise fires, it makes the thread run those
+    /// first.
+    @Test func aThreadsExitHandlersAttachAfterItsEarlierHandlers() {
+        let firing = BlockedFiring()
+        let order = Recorder<String>()
+        let resolved = Locked(false)
+        let exited = onAThreadThatExits(
+            {
+                firing.promise.pipe { _ in order.append("first") }
+                resolved.withLock { $0 = firing.resolve() }
+            },
+            atExit: { firing.promise.pipe { _ in order.append("attached at exit") } })
+
+        #expect(exited)
+        #expect(resolved.withLock { $0 })
+        #expect(order.all == ["first", "attached at exit"])
+        firing.release()
+        #expect(firing.waitUntilResolved())
+    }
+
     /// A thread's handler never starts before its earlier one has returned, even while another
     /// thread runs that one: the new handler waits for it (and only for it), and runs next.
     @Test func aHandlerWaitsForItsOwnThreadsEarlierHandlerRunningOnAnotherThread() {

@@ -9,13 +9,17 @@
 /// Runs `body` on a new POSIX thread and joins it: when this returns, the thread has exited and
 /// its thread-exit destructors (Pledge's among them) have run.
 ///
+/// - Parameter atExit: run on the thread by a thread-exit destructor of its own, after every
+///   destructor of the first round, Pledge's among them, has run.
 /// - Returns: whether the thread could be started.
-func onAThreadThatExits(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+func onAThreadThatExits(_ body: @escaping @Sendable () -> Void, atExit: (@Sendable () -> Void)? = nil) -> Bool {
+    let context = Unmanaged.passRetained(
+        ExitAction {
+            body()
+            // Armed in the first round, the key runs `atExit` in the second.
+            if let atExit { lateExitKey.arm(ExitAction { lateExitKey.arm(ExitAction(atExit)) }) }
+        }
+    ).toOpaque()
     #if canImport(Darwin)
         var thread: pthread_t? = nil
     #else
@@ -25,16 +29,16 @@ func onAThreadThatExits(_ body: @escaping @Sendable () -> Void) -> Bool {
         &thread, nil,
         { context in
             #if canImport(Darwin)
-                let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+                let body = Unmanaged<ExitAction>.fromOpaque(context).takeRetainedValue()
             #else
                 guard let context else { return nil }
-                let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+                let body = Unmanaged<ExitAction>.fromOpaque(context).takeRetainedValue()
             #endif
             body.run()
             return nil
         }, context)
     guard started == 0 else {
-        Unmanaged<Body>.fromOpaque(context).release()
+        Unmanaged<ExitAction>.fromOpaque(context).release()
         return false
     }
     #if canImport(Darwin)
@@ -42,3 +46,34 @@ func onAThreadThatExits(_ body: @escaping @Sendable () -> Void) -> Bool {
     #endif
     return pthread_join(thread, nil) == 0
 }
+
+/// A closure, as a thread or a thread-exit destructor takes it.
+private final class ExitAction: Sendable {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// A thread-exit key whose destructor runs the action the thread armed it with.
+private struct LateExitKey: Sendable {
+    let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { context in
+            #if canImport(Darwin)
+                Unmanaged<ExitAction>.fromOpaque(context).takeRetainedValue().run()
+            #else
+                guard let context else { return }
+                Unmanaged<ExitAction>.fromOpaque(context).takeRetainedValue().run()
+            #endif
+        }
+        self.key = key
+    }
+
+    /// Runs `action` as the calling thread exits.
+    func arm(_ action: ExitAction) {
+        pthread_setspecific(key, Unmanaged.passRetained(action).toOpaque())
+    }
+}
+
+private let lateExitKey = LateExitKey()
