@@ -33,22 +33,29 @@ public struct PMKMainQueue: Sendable {
     public static var main: PMKMainQueue { PMKMainQueue() }
 }
 
-/// Runs each body isolated to `actor`, never blocking a thread: the bodies one thread dispatches
-/// reach the actor in the order it dispatched them, and the actor runs them in that order. A
-/// body may run at once, on the dispatching thread, when the actor is idle.
+/// Runs each body isolated to `actor`, never blocking a thread: the actor runs the bodies in the
+/// order they were dispatched, whichever threads dispatched them. A body may run at once, on the
+/// dispatching thread, when the actor is idle.
+///
+/// Each body waits in the actor's queue of bodies (see ``ActorLanes``), and each dispatch starts
+/// a task that, on the actor, runs the oldest one waiting, not necessarily its own: tasks may reach
+/// the actor out of order (a task takes the priority of the code that starts it), bodies may not.
 @usableFromInline
 struct ActorDispatcher: Sendable {
     /// The executor of a handler isolated to `actor`, in the actor's lane.
     @usableFromInline
     static func executor(_ actor: any Actor) -> CustomExecutor {
         let dispatcher = ActorDispatcher(actor)
-        return CustomExecutor(lane: ActorLanes.lane(of: actor)) { body, _ in dispatcher.dispatch(body) }
+        return CustomExecutor(lane: dispatcher.lane) { body, _ in dispatcher.dispatch(body) }
     }
 
     let actor: any Actor
+    let lane: UInt64
+    let waiting: ActorLanes.Bodies
 
     init(_ actor: any Actor) {
         self.actor = actor
+        (lane, waiting) = ActorLanes.lane(of: actor)
     }
 
     func dispatch(_ body: @escaping @Sendable () -> Void) {
@@ -59,25 +66,27 @@ struct ActorDispatcher: Sendable {
         }
     }
 
-    /// A task started on this thread, which enqueues the body on the actor before returning:
-    /// so the enqueues, and the actor's jobs, keep this thread's order.
+    /// A task started on this thread, which reaches the actor before returning when it is idle.
     @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
     func dispatchImmediately(_ body: @escaping @Sendable () -> Void) {
-        let actor = actor
-        Task.immediate { await runIsolated(to: actor, body) }
+        let (actor, waiting) = (actor, waiting)
+        waiting.withLock { $0.append(body) }
+        Task.immediate { await runOldest(of: waiting, isolatedTo: actor) }
     }
 
-    /// For systems without `Task.immediate`: tasks that start on one serial queue, in the order
-    /// they were made, and from there enqueue the body on the actor.
+    /// For systems without `Task.immediate`: a task that starts on one serial queue and from
+    /// there goes to the actor.
     func dispatchThroughSerialExecutor(_ body: @escaping @Sendable () -> Void) {
-        let actor = actor
-        Task(executorPreference: SerialTaskExecutor.shared) { await runIsolated(to: actor, body) }
+        let (actor, waiting) = (actor, waiting)
+        waiting.withLock { $0.append(body) }
+        Task(executorPreference: SerialTaskExecutor.shared) { await runOldest(of: waiting, isolatedTo: actor) }
     }
 }
 
-/// Runs `body` isolated to `actor`.
-func runIsolated(to actor: isolated any Actor, _ body: () -> Void) {
-    body()
+/// Runs the oldest of the bodies `waiting` for `actor`, isolated to it.
+func runOldest(of waiting: ActorLanes.Bodies, isolatedTo actor: isolated any Actor) {
+    let body = waiting.withLock { $0.popFirst() }
+    body?()
 }
 
 /// A task executor that runs its jobs one at a time, in the order they were enqueued.
@@ -140,9 +149,13 @@ enum MainActorLane {
 /// even when its jobs run on different threads: a thread that attaches one while the promise
 /// fires helps the actor's lane in order.
 enum ActorLanes {
+    /// The bodies handed to an actor and not run yet, oldest first (see ``ActorDispatcher``).
+    typealias Bodies = LockedValue<FIFOQueue<@Sendable () -> Void>>
+
     private final class Entry: Sendable {
         weak let actor: (any Actor)?
         let lane: UInt64
+        let waiting = Bodies(FIFOQueue())
 
         init(_ actor: any Actor, lane: UInt64) {
             self.actor = actor
@@ -153,27 +166,29 @@ enum ActorLanes {
     /// The lanes by actor, and the size at which to drop the entries of actors that are gone.
     private static let table = LockedValue<(lanes: [ObjectIdentifier: Entry], prune: Int)>(([:], 64))
 
-    /// The lane of `actor`.
-    static func lane(of actor: any Actor) -> UInt64 {
+    /// The lane of `actor`, and its bodies waiting to run.
+    static func lane(of actor: any Actor) -> (lane: UInt64, waiting: Bodies) {
         let id = ObjectIdentifier(actor)
-        if let lane = table.withLock({ $0.lanes[id].flatMap { $0.actor === actor ? $0.lane : nil } }) { return lane }
+        let known = table.withLock { $0.lanes[id].flatMap { $0.actor === actor ? $0 : nil } }
+        if let known { return (known.lane, known.waiting) }
         // A new tag, taken outside this table's lock; one that loses a race is never used.
         let tag = ThreadState.takeTag()
         // Reading a weak reference takes a count on a live actor. Those counts are let go after
         // the lock: the last one runs the actor's `deinit`, user code.
         var alive: [any Actor] = []
-        let lane = table.withLock { table -> UInt64 in
-            if let entry = table.lanes[id], entry.actor === actor { return entry.lane }
-            table.lanes[id] = Entry(actor, lane: tag)
+        let entry = table.withLock { table -> Entry in
+            if let entry = table.lanes[id], entry.actor === actor { return entry }
+            let entry = Entry(actor, lane: tag)
+            table.lanes[id] = entry
             if table.lanes.count >= table.prune {
                 for (key, entry) in table.lanes {
                     if let live = entry.actor { alive.append(live) } else { table.lanes[key] = nil }
                 }
                 table.prune = max(64, 2 * table.lanes.count)
             }
-            return tag
+            return entry
         }
         alive.removeAll()
-        return lane
+        return (entry.lane, entry.waiting)
     }
 }

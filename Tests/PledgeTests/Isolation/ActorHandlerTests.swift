@@ -202,3 +202,59 @@ extension ActorHandlerTests {
         #expect(await ledger.names == ["A", "B"])
     }
 }
+
+private actor PriorityLedger {
+    var numbers: [Int] = []
+
+    func attach(_ number: Int, to promise: Promise<Int>) -> Promise<Void> {
+        promise.done { _ in self.numbers.append(number) }
+    }
+
+    /// Keeps the actor busy until `go` is signalled, then attaches 2.
+    func holdThenAttach(_ promise: Promise<Int>, holding: DispatchSemaphore, go: DispatchSemaphore) -> Promise<Void> {
+        holding.signal()
+        go.wait()
+        return attach(2, to: promise)
+    }
+}
+
+/// Waits for `semaphore` off the cooperative pool.
+private func waitOffThePool(_ semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            semaphore.wait()
+            continuation.resume()
+        }
+    }
+}
+
+extension ActorHandlerTests {
+    /// The resolving thread hands the actor's first handler to it while it is busy in a
+    /// high-priority task, which then attaches a second one: handed over from that task, at its
+    /// priority, the second reaches the actor ahead of the first, and still runs after it.
+    @Test func anActorsHandlersKeepTheirOrderWhateverPriorityTheyAreHandedOverAt() async throws {
+        let ledger = PriorityLedger()
+        let (promise, resolver) = Promise<Int>.pending()
+        let first = await ledger.attach(1, to: promise)
+        let handedOver = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        // Runs after the first handler was handed to the actor, and holds the resolving thread.
+        let holder = promise.done(on: nil) { _ in
+            handedOver.signal()
+            release.wait()
+        }
+        let holding = DispatchSemaphore(value: 0)
+        let busy = Task.detached(priority: .high) {
+            await ledger.holdThenAttach(promise, holding: holding, go: handedOver)
+        }
+        await waitOffThePool(holding)
+        DispatchQueue.global().async { resolver.fulfill(1) }
+
+        let second = await busy.value
+        release.signal()
+        try await holder.async()
+        try await first.async()
+        try await second.async()
+        #expect(await ledger.numbers == [1, 2])
+    }
+}
