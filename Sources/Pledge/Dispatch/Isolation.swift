@@ -62,7 +62,7 @@ struct ActorDispatcher: Sendable {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             dispatchImmediately(body)
         } else {
-            dispatchThroughSerialExecutor(body)
+            dispatchThroughTask(body)
         }
     }
 
@@ -74,12 +74,12 @@ struct ActorDispatcher: Sendable {
         Task.immediate { await runOldest(of: waiting, isolatedTo: actor) }
     }
 
-    /// For systems without `Task.immediate`: a task that starts on one serial queue and from
-    /// there goes to the actor.
-    func dispatchThroughSerialExecutor(_ body: @escaping @Sendable () -> Void) {
+    /// For systems without `Task.immediate`: a task that reaches the actor later, in any order
+    /// with the others.
+    func dispatchThroughTask(_ body: @escaping @Sendable () -> Void) {
         let (actor, waiting) = (actor, waiting)
         waiting.withLock { $0.append(body) }
-        Task(executorPreference: SerialTaskExecutor.shared) { await runOldest(of: waiting, isolatedTo: actor) }
+        Task { await runOldest(of: waiting, isolatedTo: actor) }
     }
 }
 
@@ -87,18 +87,6 @@ struct ActorDispatcher: Sendable {
 func runOldest(of waiting: ActorLanes.Bodies, isolatedTo actor: isolated any Actor) {
     let body = waiting.withLock { $0.popFirst() }
     body?()
-}
-
-/// A task executor that runs its jobs one at a time, in the order they were enqueued.
-final class SerialTaskExecutor: TaskExecutor {
-    static let shared = SerialTaskExecutor()
-
-    private let queue = DispatchQueue(label: "org.pledge.actor-hops")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
 }
 
 /// Where the handlers of the main actor run: each in a block on the main queue or, while the

@@ -13,11 +13,11 @@ private actor Numbers {
 }
 
 /// Both ways `ActorDispatcher` reaches an actor keep one thread's order and run isolated to the
-/// actor: `Task.immediate` where the system has it, and, for older systems, tasks that start in
-/// order on one serial task executor (run here too, so that Linux CI covers it).
+/// actor: `Task.immediate` where the system has it, and, for older systems, plain tasks, which
+/// reach the actor in any order (run here too, so that Linux CI covers it).
 @Suite struct ActorDispatcherTests {
     @Test(arguments: [false, true])
-    func bodiesReachTheActorInTheOrderOneThreadDispatchedThem(throughSerialExecutor: Bool) async {
+    func bodiesReachTheActorInTheOrderOneThreadDispatchedThem(throughPlainTasks: Bool) async {
         let numbers = Numbers()
         let dispatcher = ActorDispatcher(numbers)
         let count = 300
@@ -29,8 +29,8 @@ private actor Numbers {
                         numbers.assumeIsolated { $0.append(number) }
                         if number == count - 1 { continuation.resume() }
                     }
-                    if throughSerialExecutor {
-                        dispatcher.dispatchThroughSerialExecutor(body)
+                    if throughPlainTasks {
+                        dispatcher.dispatchThroughTask(body)
                     } else {
                         dispatcher.dispatch(body)
                     }
