@@ -58,28 +58,17 @@ struct ActorDispatcher: Sendable {
         (lane, waiting) = ActorLanes.lane(of: actor)
     }
 
-    func dispatch(_ body: @escaping @Sendable () -> Void) {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            dispatchImmediately(body)
+    /// Queues `body` and starts a task that runs the oldest body waiting: with `Task.immediate`,
+    /// which reaches the actor before returning when it is idle, where the system has it;
+    /// otherwise (or when `throughPlainTask`, for tests) a plain task that gets there later.
+    func dispatch(_ body: @escaping @Sendable () -> Void, throughPlainTask: Bool = false) {
+        let (actor, waiting) = (actor, waiting)
+        waiting.withLock { $0.append(body) }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !throughPlainTask {
+            Task.immediate { await runOldest(of: waiting, isolatedTo: actor) }
         } else {
-            dispatchThroughTask(body)
+            Task { await runOldest(of: waiting, isolatedTo: actor) }
         }
-    }
-
-    /// A task started on this thread, which reaches the actor before returning when it is idle.
-    @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
-    func dispatchImmediately(_ body: @escaping @Sendable () -> Void) {
-        let (actor, waiting) = (actor, waiting)
-        waiting.withLock { $0.append(body) }
-        Task.immediate { await runOldest(of: waiting, isolatedTo: actor) }
-    }
-
-    /// For systems without `Task.immediate`: a task that reaches the actor later, in any order
-    /// with the others.
-    func dispatchThroughTask(_ body: @escaping @Sendable () -> Void) {
-        let (actor, waiting) = (actor, waiting)
-        waiting.withLock { $0.append(body) }
-        Task { await runOldest(of: waiting, isolatedTo: actor) }
     }
 }
 

@@ -29,11 +29,7 @@ private actor Numbers {
                         numbers.assumeIsolated { $0.append(number) }
                         if number == count - 1 { continuation.resume() }
                     }
-                    if throughPlainTasks {
-                        dispatcher.dispatchThroughTask(body)
-                    } else {
-                        dispatcher.dispatch(body)
-                    }
+                    dispatcher.dispatch(body, throughPlainTask: throughPlainTasks)
                 }
             }
         }
