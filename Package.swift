@@ -11,10 +11,12 @@ let package = Package(
         .executable(name: "pledge-bench", targets: ["PledgeBenchmarks"]),
     ],
     targets: [
+        // Strict memory safety (SE-0458): every unsafe construct left is marked `unsafe` and
+        // listed in Architecture.md's "Unsafe constructs" table.
         .target(
             name: "Pledge",
             dependencies: ["CPledgeThreadLocal"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // PromiseKit's PMKFoundation wrappers (URLSession, Process, FileHandle, NotificationCenter):
         // the toolchain's Foundation only, so that `Pledge` itself stays Foundation-free.
@@ -23,7 +25,7 @@ let package = Package(
             dependencies: ["Pledge"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The C Pledge needs: the thread-local pointer to the thread's run state, and the runtime's tryRetain.
+        // The C Pledge needs: the thread-local pointer to the thread's run state, and the thread's tag.
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",

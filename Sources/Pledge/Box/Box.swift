@@ -19,14 +19,25 @@ protocol Receiver<Input>: AnyObject, Sendable {
     /// from its `deinit`, so nothing released here may release it again), or took the handler
     /// back because this receiver was cancelled.
     func abandon(from source: ObjectIdentifier)
+
+    /// `source`, a promise this receiver depends on, can now be resolved only by a cancellation:
+    /// the receiver keeps only a weak reference to it (see ``Upstream``). By default it keeps
+    /// none.
+    func upstreamOrphaned(_ source: AnyBox)
+}
+
+extension Receiver {
+    @inlinable
+    func upstreamOrphaned(_: AnyBox) {}
 }
 
 /// A receiver as a box stores it: the receiver, which is also the dependent that cancelling
 /// takes back (see ``CancelReason``), and the function that tells it what happened.
 ///
 /// One non-generic form, so that the engine's state needs no generic type. The function captures
-/// nothing and is made where the receiver's type is known: it runs fully specialised and
-/// restores the types the storage erased.
+/// nothing and is made where the receiver's type is known: it runs fully specialised and casts
+/// the receiver and the box back to the types it was made for. Only ``Box/attach(_:lane:)`` and
+/// its siblings make handlers, each for the box it attaches to, so the casts cannot fail.
 @usableFromInline
 struct Handler: Sendable {
     // `receiver` last: its spare bits then share a word that `Firing.runningFirst` leaves free,
@@ -41,44 +52,40 @@ struct Handler: Sendable {
         case sealed(AnyBox)
         /// The box is being freed unresolved and will never call the handler.
         case abandoned(by: ObjectIdentifier)
+        /// The box can now be resolved only by a cancellation (see ``Upstream``).
+        case orphaned(AnyBox)
     }
 
-    /// `receiver`'s handler, for `box`, a box of the receiver's input type (the compiler checks
-    /// it here, where the types are known).
+    /// `receiver`'s handler, for `box`, a box of the receiver's input type.
     @inlinable
     init<Rc: Receiver>(_ receiver: Rc, for box: Box<Rc.Input>) {
         self.receiver = receiver
         call = { receiver, event in
-            // Safety: the handler is attached only to the box it was made for (see `init`), a
-            // `Box<Rc.Input>`.
-            let receiver = unsafeDowncast(receiver, to: Rc.self)
+            let receiver = receiver as! Rc
             switch event {
-            case .sealed(let source): return receiver.receive(from: unsafeDowncast(source, to: Box<Rc.Input>.self))
-            case .abandoned(let source):
-                receiver.abandon(from: source)
-                return nil
+            case .sealed(let source): return receiver.receive(from: source as! Box<Rc.Input>)
+            case .abandoned(let source): receiver.abandon(from: source)
+            case .orphaned(let source): receiver.upstreamOrphaned(source)
             }
+            return nil
         }
     }
 
     /// The handler that seals `box` with the result of `source`, the box it is for: what a box
-    /// attaches to the promise it follows (``ChainedBox/follow(_:)``). The box is its own
-    /// receiver, so that cancelling it takes this handler back.
+    /// attaches to the thenable it follows (``ChainedBox/follow(_:)``, a promise made from a
+    /// guarantee). The box is its own receiver, so that cancelling it takes this handler back.
     @inlinable
     init<T>(sealing box: EmptyBox<Result<T, Error>>, for source: Box<Result<T, Error>>) {
         receiver = box
         call = { box, event in
-            // Safety: `box` is the `EmptyBox` of `init`, and the handler is attached only to
-            // `source`, of the same result type.
-            let box = unsafeDowncast(box, to: EmptyBox<Result<T, Error>>.self)
+            let box = box as! EmptyBox<Result<T, Error>>
             switch event {
-            case .sealed(let source):
-                return box.seal(unsafeDowncast(source, to: Box<Result<T, Error>>.self).result())
-            case .abandoned:
-                // Only the link goes: the operation belongs to the box's input handler.
-                box.unlink()
-                return nil
+            case .sealed(let source): return box.seal((source as! Box<Result<T, Error>>).result())
+            // What it follows can never resolve it now.
+            case .abandoned: box.orphan()
+            case .orphaned(let source): box.weaken(source)
             }
+            return nil
         }
     }
 
@@ -94,13 +101,19 @@ struct Handler: Sendable {
     func abandon(by source: ObjectIdentifier) {
         _ = call(receiver, .abandoned(by: source))
     }
+
+    /// The box `source` can now be resolved only by a cancellation.
+    @usableFromInline
+    func orphaned(_ source: AnyBox) {
+        _ = call(receiver, .orphaned(source))
+    }
 }
 
 /// The root of every box: the one type a cancellation walks through, and a run fires, whatever
 /// the value type. Its methods do nothing here; ``EmptyBox`` overrides them.
 @usableFromInline
 class AnyBox: @unchecked Sendable {
-    // Safety: `ledger` is immutable.
+    // Safety: `ledger` is immutable; the subclasses say how they guard what they add.
 
     #if DEBUG
         /// The ledger this box is counted in (see ``LiveObjectLedger``); debug builds only.
@@ -126,23 +139,25 @@ class AnyBox: @unchecked Sendable {
     @usableFromInline
     enum Outcome: UInt8, AtomicRepresentable {
         case pending
-        /// Sealed with ``Box/value``.
-        case sealed
+        /// Sealed with ``Box/value``, a success.
+        case fulfilled
+        /// Sealed with ``Box/value``, a failure.
+        case rejected
         /// Sealed by a cancellation: the result is ``PMKError/cancelled``, whatever
         /// ``Box/value`` holds.
         case cancelled
     }
 
     /// Cancels the box as `reason` allows and runs its handlers; returns the box this one
-    /// depended on, with a count, when that one may be cancelled in turn (see ``cancelChain(from:_:)``).
+    /// depended on, when that one may be cancelled in turn (see ``cancelChain(from:_:)``).
     @usableFromInline
     func cancel(_ reason: CancelReason) -> AnyBox? { nil }
 
-    /// Runs the handlers of this sealed box that `thread` may run: every lane when it sealed the
-    /// box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``). Returns the first
-    /// work a handler made due, to do next; the rest is scheduled on `thread`.
-    @usableFromInline
-    func fire(on thread: ThreadRun, helping lane: UInt64?) -> Work? { nil }
+    /// Runs the handlers of this sealed box that the calling thread may run: every lane when it
+    /// sealed the box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``).
+    /// Returns the first work a handler made due, to do next; the rest goes on `later`, the
+    /// run's own work, to follow it.
+    func fire(helping lane: UInt64?, scheduling later: inout [Work]) -> Work? { nil }
 }
 
 /// Where a promise was made, as its box records it in debug builds (see ``CreationSite``).
@@ -159,19 +174,17 @@ typealias SourceSite = (file: StaticString, line: UInt)
 @usableFromInline
 class Box<R>: AnyBox, @unchecked Sendable {
     // Safety: `value` is written before the box is published (`SealedBox`), or once, under the
-    // lock, before the release store of `outcome` that ends `pending` (`EmptyBox`). It is read
-    // only once sealed: after an acquire load of `outcome`, or by a receiver the box calls, after
-    // the lock that claimed its handler. Every write happens before every read and none overlap,
-    // so the dynamic exclusivity check is off.
+    // box's lock, before the release store of `outcome` that ends `pending` (`EmptyBox`). It is
+    // read only once sealed: after an acquire load of `outcome`, or by a receiver the box calls,
+    // after the lock that claimed its handler. So every write happens before every read.
 
     /// The result once sealed; a placeholder before.
-    @exclusivity(unchecked)
     @usableFromInline
     final var value: R
 
     /// Whether the box is sealed, and how: ``Outcome``'s raw values. Written under an
     /// ``EmptyBox``'s lock as it leaves `pending`, with release ordering, so that it may be read
-    /// without the lock: the one copy of the box's state that lock-free reads see.
+    /// without the lock.
     @usableFromInline
     final let outcome: Atomic<Outcome>
 
@@ -192,21 +205,21 @@ class Box<R>: AnyBox, @unchecked Sendable {
         final var site: SourceSite? { nil }
     #endif
 
-    /// A box holding `value`, sealed or not (see ``outcome``); `isSealedBox` says whether it is a
-    /// ``SealedBox``. `site` is where its promise was made (an operator's box: its input's
+    /// A box holding `value`, sealed as `outcome` says or pending; `isSealedBox` says whether it
+    /// is a ``SealedBox``. `site` is where its promise was made (an operator's box: its input's
     /// `site`); debug builds keep it, and list a pending box in ``pendingPromises()``. The boxes
     /// Pledge makes for itself record a line of Pledge's, which ``creationSite`` hides.
     @inlinable
-    init(value: R, isSealedBox: Bool, sealed: Bool, site: SourceSite?) {
+    init(value: R, isSealedBox: Bool, outcome: Outcome, site: SourceSite?) {
         self.value = value
         self.isSealedBox = isSealedBox
-        outcome = Atomic(sealed ? .sealed : .pending)
+        self.outcome = Atomic(outcome)
         #if DEBUG
             self.site = site
         #endif
         super.init()
         #if DEBUG
-            if !sealed { conf.pending.add(self) }
+            if outcome == .pending { conf.pending.add(self) }
         #endif
     }
 
@@ -221,10 +234,6 @@ class Box<R>: AnyBox, @unchecked Sendable {
     /// Runs no handler and no user code.
     @usableFromInline
     func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
-
-    /// Starts the body of a ``LazyBox``, whose first handler was just stored.
-    @usableFromInline
-    func startBody() {}
 }
 
 /// What the caller of ``Box/store(_:lane:thread:)`` must do next, once every lock is dropped.
@@ -232,12 +241,15 @@ class Box<R>: AnyBox, @unchecked Sendable {
 enum Attachment {
     /// Nothing: whoever fires the box runs the handler.
     case stored
+    /// Stored, but nothing can resolve the box any more but a cancellation: tell the handler, so
+    /// that its receiver keeps only a weak reference to the box (see ``Upstream``).
+    case storedOrphaned(Handler)
     /// The box fires and nobody runs this thread's handlers of it: run them (``AnyBox/fire(on:helping:)``).
     case help
     /// The box has settled: call the handler, given back, now.
     case run(Handler)
-    /// The handler is the first of a lazy box: start its body (``Box/startBody()``).
-    case start
+    /// The handler is the first of a lazy box: start its body, which takes the box, in a run.
+    case start(@Sendable (AnyBox) -> Void)
 }
 
 extension Box {
@@ -267,50 +279,78 @@ extension Box {
         isSealed(observing: observing) ? result() : nil
     }
 
-    /// Attaches `handler` from outside a run (an operator, `pipe(to:)`, a fan-in): it is called
+    /// Attaches `receiver` from outside a run (an operator, `pipe(to:)`, a fan-in): it is called
     /// once the box is sealed and its lane's earlier handlers have returned; at once, here, when
     /// the box has settled. Its lane is `lane` (an actor's), else this thread's.
     @inlinable
-    final func attach(_ handler: consuming Handler, lane: UInt64? = nil) {
-        let thread = ThreadRun.current
-        let lane = lane ?? thread.pointee.tag
-        let attachment = store(handler, lane: lane, thread: thread.pointee.tag)
+    final func attach<Rc: Receiver>(_ receiver: Rc, lane: UInt64? = nil) where Rc.Input == R {
+        let thread = ThreadRun.tag
+        let attachment = store(Handler(receiver, for: self), lane: lane ?? thread, thread: thread)
         // The rarer outcomes out of line: inlined, they cost every caller a count on this box.
         if case .stored = attachment { return }
-        complete(attachment, lane: lane, on: thread)
+        complete(attachment, lane: lane ?? thread)
     }
 
-    /// What ``attach(_:lane:)`` does when the handler was not just stored.
-    @usableFromInline
-    final func complete(_ attachment: consuming Attachment, lane: UInt64, on thread: ThreadRun) {
-        switch attachment {
-        case .stored: return
-        case .help: ThreadRun.run(.help(self, lane: lane))
-        case .run(let handler): thread.start(handler.receive(from: self))
-        case .start: startBody()
-        }
-    }
-
-    /// As ``attach(_:lane:)``, from inside a run (an operation following the thenable its closure
-    /// returned): hands back the work (the handler's, or helping this box fire) instead of
-    /// starting a run.
+    /// Attaches the handler that seals `box` with this box's result (see
+    /// ``Handler/init(sealing:for:)``), from outside a run.
     @inlinable
-    final func attach(_ handler: consuming Handler, in thread: ThreadRun) -> Work? {
-        switch store(handler, lane: thread.pointee.tag, thread: thread.pointee.tag) {
-        case .stored: return nil
-        case .help: return .help(self, lane: thread.pointee.tag)
-        case .run(let handler):
-            return handler.receive(from: self)
-        case .start:
-            startBody()
-            return nil
+    final func attach<T>(sealing box: EmptyBox<R>) where R == Result<T, Error> {
+        let thread = ThreadRun.tag
+        let attachment = store(Handler(sealing: box, for: self), lane: thread, thread: thread)
+        if case .stored = attachment { return }
+        complete(attachment, lane: thread)
+    }
+
+    /// What ``attach(_:lane:)`` does when the handler was not just stored: a handler given back
+    /// runs now, and starts a run with the work it hands back; the rest is work for a run, which
+    /// nested too deep is left to the running loop (a lazy body may attach to another lazy
+    /// promise, whose body would otherwise start inside it).
+    @usableFromInline
+    final func complete(_ attachment: consuming Attachment, lane: UInt64) {
+        switch attachment {
+        case .run(let handler): ThreadRun.start(handler.receive(from: self))
+        case let other: if let work = due(other, lane: lane) { ThreadRun.run(work) }
         }
+    }
+
+    /// The work an attachment leaves to its caller, who is in a run or starts one with it.
+    @usableFromInline
+    final func due(_ attachment: consuming Attachment, lane: UInt64) -> Work? {
+        switch attachment {
+        case .stored: return nil
+        case .storedOrphaned(let handler):
+            handler.orphaned(self)
+            return nil
+        case .help: return .help(self, lane: lane)
+        case .run(let handler): return handler.receive(from: self)
+        case .start(let body):
+            return .call {
+                body(self)
+                return nil
+            }
+        }
+    }
+
+    /// As ``attach(sealing:)``, from inside a run (an operation following the thenable its
+    /// closure returned): hands back the work (the handler's, or helping this box fire) instead
+    /// of starting a run.
+    @inlinable
+    final func attachInRun<T>(sealing box: EmptyBox<R>) -> Work? where R == Result<T, Error> {
+        let thread = ThreadRun.tag
+        return due(store(Handler(sealing: box, for: self), lane: thread, thread: thread), lane: thread)
+    }
+
+    /// As ``attach(_:lane:)``, from inside a run.
+    @inlinable
+    final func attachInRun<Rc: Receiver>(_ receiver: Rc) -> Work? where Rc.Input == R {
+        let thread = ThreadRun.tag
+        return due(store(Handler(receiver, for: self), lane: thread, thread: thread), lane: thread)
     }
 
     /// Calls `body` with the result once the box is sealed: what `pipe(to:)` does.
     @inlinable
     final func pipe<T: Sendable>(_ body: @escaping @Sendable (Result<T, Error>) -> Void) where R == Result<T, Error> {
-        attach(Handler(PipeReceiver(body), for: self))
+        attach(PipeReceiver(body))
     }
 
     /// Where the promise this box backs was made, as users see it; `nil` in release builds and

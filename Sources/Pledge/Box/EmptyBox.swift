@@ -2,9 +2,10 @@ import Synchronization
 
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// Its state is one enum behind one lock. Every transition takes the lock, moves the state out,
-/// puts the next one in, drops the lock, and returns what the caller must do next; none runs a
-/// handler or any other user code, and none takes a second lock.
+/// Its mutable state is one ``AnyBox/Core`` behind one ``Lock``. Every transition is a mutating
+/// method of `Core`, run inside `withLock`: it moves the state out, puts the next one in, and
+/// returns what the caller must do after the lock. None runs a handler or any other user code,
+/// and none takes a second lock.
 ///
 /// ```
 ///              seal, handlers waiting             last handler returned
@@ -20,62 +21,57 @@ import Synchronization
 ///
 /// The state is noncopyable, so the compiler moves handlers from one state to the next instead of
 /// copying them, and it does not depend on the box's value type, so the transitions, and the
-/// `deinit` of a box of any type, run without looking up generic types. Not final: ``ChainedBox``
-/// extends it with the operation that resolves it, and ``LazyBox`` with the body that starts it.
+/// `deinit` of a box of any type, run without looking up generic types. Not final:
+/// ``ChainedBox`` extends it with the operation that resolves it.
 @usableFromInline
 class EmptyBox<R>: Box<R>, @unchecked Sendable {
-    // Safety: `state` and `firstLane` are read and written only while `lock` is held (or in
-    // `init`, before the box is published, and in `deinit`); so is `value` while the box is
-    // pending (see `Box`). The lock's acquire and release order every access, ThreadSanitizer
-    // models them, and they rule out overlapping accesses, so the dynamic exclusivity check is
-    // off.
+    // Safety: every mutable field but `value` is in `core`, behind its lock; `value` is written
+    // as `Box` says.
 
     @usableFromInline
-    final let lock = SpinLock()
+    final let core: Lock<Core>
 
-    /// The thread that attached the box's first handler (its lane, see ``HandlerList``): the one
-    /// `state` keeps inline.
-    @exclusivity(unchecked)
-    @usableFromInline
-    final var firstLane: UInt64 = 0
-
-    @exclusivity(unchecked)
-    @usableFromInline
-    final var state: State
-
-    /// A pending box for a promise made at `site` (see ``Box/init(value:isSealedBox:sealed:site:)``).
+    /// A pending box for a promise made at `site` (see ``Box/init(value:isSealedBox:sealed:site:)``),
+    /// depending on `upstream` (see ``Upstream``).
     @inlinable
-    init<T>(site: SourceSite?) where R == Result<T, Error> {
-        state = .pending(.none)
-        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, sealed: false, site: site)
+    init<T>(site: SourceSite?, upstream: Upstream? = nil) where R == Result<T, Error> {
+        core = Lock(Core(.pending(.none), upstream: upstream))
+        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, outcome: .pending, site: site)
     }
 
     /// A box born sealed with the failure `result`, which it reports if nothing sees it.
     @inlinable
     init<T>(unobserved error: any Error, site: SourceSite?) where R == Result<T, Error> {
-        state = .unobserved(error)
-        super.init(value: .failure(error), isSealedBox: false, sealed: true, site: site)
+        core = Lock(Core(.unobserved(error)))
+        super.init(value: .failure(error), isSealedBox: false, outcome: .rejected, site: site)
     }
 
-    /// A lazy box, whose first attachment starts its body (see ``LazyBox``).
+    /// A lazy box (see ``Promise/lazy(_:file:line:)``): its first attachment starts `body`,
+    /// which is given the box, in a run; cancelled first, or never attached to, it releases
+    /// `body` unrun.
     @inlinable
-    init<T>(unstartedAt site: SourceSite?) where R == Result<T, Error> {
-        state = .unstarted
-        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, sealed: false, site: site)
+    init<T>(site: SourceSite?, lazy body: @escaping @Sendable (AnyBox) -> Void) where R == Result<T, Error> {
+        core = Lock(Core(.unstarted(body)))
+        super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, outcome: .pending, site: site)
     }
 
     deinit {
-        switch state {
-        case .settled: return
-        default: break
+        // Fulfilled or cancelled, a box has settled: its handlers have all run (a firing box is
+        // held by the run firing it), and it reports nothing.
+        switch outcome.load(ordering: .acquiring) {
+        case .fulfilled, .cancelled: return
+        case .pending, .rejected: break
         }
-        #if DEBUG
-            conf.pending.remove(self)
-        #endif
-        switch exchange(&state, with: .settled) {
+        let state = core.withLock { core in exchange(&core.state, with: .settled) }
+        switch consume state {
+        case .settled:
+            return
         case .unobserved(let error):
             if !error.isCancelled { conf.log(.unhandledRejection(error, site: creationSite)) }
         case .pending(let waiting):
+            #if DEBUG
+                conf.pending.remove(self)
+            #endif
             // Freed unsealed: its handlers will never run. Each owns the rest of its chain, so
             // they are released from a loop rather than recursively (see `ThreadRun.release`).
             switch consume waiting {
@@ -89,7 +85,13 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 list.abandonAll(by: ObjectIdentifier(self))
                 ThreadRun.release(consume list)
             }
-        default:
+        case .unstarted(let body):
+            #if DEBUG
+                conf.pending.remove(self)
+            #endif
+            // The body may own the rest of a chain of lazy promises.
+            ThreadRun.release(consume body)
+        case .firing:
             break
         }
     }
@@ -97,69 +99,14 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @usableFromInline
     override func isSealed(observing: Bool) -> Bool {
         if isPending { return false }
-        if observing {
-            lock.lock()
-            var unobserved = false
-            switch state {
-            case .unobserved: unobserved = true
-            default: break
-            }
-            if unobserved { state = .settled }
-            lock.unlock()
-        }
+        if observing { core.withLock { $0.observe() } }
         return true
     }
 
     @usableFromInline
     override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment {
-        lock.lock()
-        // The usual case first: the first handler of a pending box.
-        var first = false
-        switch state {
-        case .pending(.none): first = true
-        default: break
-        }
-        if first {
-            state = .pending(.one(handler))
-            firstLane = lane
-            lock.unlock()
-            return .stored
-        }
-        let attachment: Attachment
-        switch exchange(&state, with: .settled) {
-        case .pending(let waiting):
-            switch consume waiting {
-            case .none:
-                state = .pending(.one(handler))
-                firstLane = lane
-            case .one(let first):
-                state = .pending(.many(HandlerList([(first, firstLane), (handler, lane)])))
-            case .many(let list):
-                list.append(handler, lane: lane)
-                state = .pending(.many(list))
-            }
-            attachment = .stored
-        case .unstarted:
-            state = .pending(.one(handler))
-            firstLane = lane
-            attachment = .start
-        case .settled:
-            attachment = .run(handler)
-        case .unobserved:
-            // The handler receives the result: a failure counts as seen.
-            attachment = .run(handler)
-        case .firing(let firing):
-            let list: HandlerList
-            switch consume firing {
-            case .one(let stored): list = HandlerList([(stored, firstLane)])
-            case .runningFirst(let sealer): list = HandlerList(sealerRunning: firstLane, sealer: sealer)
-            case .many(let existing): list = existing
-            }
-            state = .firing(.many(list))
-            attachment = list.attachWhileFiring(handler, lane: lane, from: thread)
-        }
-        lock.unlock()
-        return attachment
+        let handler = handler
+        return core.withLock { $0.store(handler, lane: lane, thread: thread) }
     }
 
     /// Seals the box with `result`, unless it is sealed already.
@@ -167,51 +114,28 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// - Returns: the work that fires the box when handlers are due, for the caller to do.
     @inlinable
     final func seal<T>(_ result: Result<T, Error>) -> Work? where R == Result<T, Error> {
-        lock.lock()
-        switch exchange(&state, with: .settled) {
-        case .pending(let waiting):
+        let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+        let sealed: Core.Sealed? = core.withLock { core in
+            guard core.isSealable else { return nil }
             value = result
-            outcome.store(.sealed, ordering: .releasing)
-            let (due, hooks) = settle(waiting)
-            // A failure no handler waits for stays unobserved until something sees it.
-            if case .none = due, case .failure(let error) = result { state = .unobserved(error) }
-            lock.unlock()
-            #if DEBUG
-                conf.pending.remove(self)
-            #endif
-            // `onCancel` hooks run only for a cancellation: they go now, after the lock, since
-            // their captures are user code.
-            extendLifetime(hooks)
-            return due
-        case let other:
-            state = other
-            lock.unlock()
-            return nil
+            outcome.store(failure == nil ? .fulfilled : .rejected, ordering: .releasing)
+            return core.settle(unobserved: failure)
         }
+        return finish(sealed)
     }
 
-    /// Moves a box just sealed out of `pending`, the lock held: to `firing` when handlers wait,
-    /// else to `settled`. Returns the work that fires it, and the `onCancel` hooks (`nil` when
-    /// there are none), which the caller drops (or runs) after the lock.
+    /// What a seal leaves to do after the lock: take the box off the pending list, drop its
+    /// `onCancel` hooks and its upstream, and hand back the work that fires it.
     @usableFromInline
-    final func settle(_ waiting: consuming Waiting) -> (due: Work?, hooks: [@Sendable () -> Void]?) {
-        switch consume waiting {
-        case .one(let handler):
-            state = .firing(.one(handler))
-            return (.fire(self), nil)
-        case .many(let list):
-            var hooks: [@Sendable () -> Void] = []
-            swap(&hooks, &list.hooks)
-            if list.stored > 0 {
-                state = .firing(.many(list))
-                return (.fire(self), hooks)
-            }
-            state = .settled
-            return (nil, hooks)
-        case .none:
-            state = .settled
-            return (nil, nil)
-        }
+    final func finish(_ sealed: consuming Core.Sealed?) -> Work? {
+        guard let sealed else { return nil }
+        #if DEBUG
+            conf.pending.remove(self)
+        #endif
+        // The hooks run only for a cancellation; their captures are user code, so they go now,
+        // after the lock, with the upstream.
+        extendLifetime(sealed)
+        return sealed.work(for: self)
     }
 
     /// Seals the box with `result` and runs its handlers, and the chain they lead to, before
@@ -222,55 +146,21 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         if let work = seal(result) { ThreadRun.run(work) }
     }
 
-    /// Runs the handlers `thread` may run, one at a time, each claimed under the lock, until
-    /// none is left for it (see ``HandlerList``). Of the work they make due, the first is handed
-    /// back to do next and the rest is scheduled on `thread`, to follow it, in order.
-    @usableFromInline
-    override final func fire(on thread: ThreadRun, helping lane: UInt64?) -> Work? {
+    /// Runs the handlers the calling thread may run, one at a time, each claimed under the lock,
+    /// until none is left for it (see ``HandlerList``). Of the work they make due, the first is
+    /// handed back to do next and the rest goes on `later`, to follow it, in order.
+    override final func fire(helping lane: UInt64?, scheduling later: inout [Work]) -> Work? {
         let runner = lane ?? 0
+        let sealer = ThreadRun.tag
         var due: Work? = nil
-        var next = claim(runner, sealer: thread.pointee.tag, finished: 0)
+        var next = core.withLock { $0.claim(runner, sealer: sealer, finished: 0) }
         while case .some(let (handler, lane)) = consume next {
             if let work = handler.receive(from: self) {
-                if case .none = due { due = work } else { thread.schedule(work) }
+                if case .none = due { due = work } else { later.append(work) }
             }
-            next = claim(runner, sealer: thread.pointee.tag, finished: lane)
+            next = core.withLock { $0.claim(runner, sealer: sealer, finished: lane) }
         }
         return due
-    }
-
-    /// Takes the next handler for a runner once it has finished one of lane `finished`: for the
-    /// sealing thread (`helper` 0, whose tag is `sealer`), any lane no helper runs; for a helper,
-    /// its own lane. The box settles once nothing is stored and nothing runs.
-    @usableFromInline
-    final func claim(_ helper: UInt64, sealer: UInt64, finished: UInt64) -> HandlerList.Entry? {
-        lock.lock()
-        let next: HandlerList.Entry?
-        switch exchange(&state, with: .settled) {
-        case .firing(let firing):
-            switch consume firing {
-            case .one(let handler):
-                if helper == 0 {
-                    state = .firing(.runningFirst(sealer: sealer))
-                    next = (handler, firstLane)
-                } else {
-                    // Only the sealing thread takes the one handler; a helper always finds a list.
-                    state = .firing(.one(handler))
-                    next = nil
-                }
-            case .runningFirst:
-                // The sealing thread's only handler has returned: settled.
-                next = nil
-            case .many(let list):
-                next = helper == 0 ? list.claimForSealer(sealer, finished: finished) : list.claimForHelper(helper)
-                if next != nil || !list.isIdle { state = .firing(.many(list)) }
-            }
-        case let other:
-            state = other
-            next = nil
-        }
-        lock.unlock()
-        return next
     }
 
     @usableFromInline
@@ -278,79 +168,40 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         cancelTransition(reason)
     }
 
-    /// The box this one depends on, with a count, forgotten from now on; `nil` when there is
-    /// none or it is being freed. Called under the lock; ``ChainedBox`` overrides it.
+    /// This box's producer is gone (its resolver, the box it waits on, …): nothing can resolve it
+    /// now but a cancellation. Its dependents are told, so that their references to it become
+    /// weak and an abandoned chain is freed as soon as nobody holds it (see ``Upstream``).
     @usableFromInline
-    func takeUpstream() -> AnyBox? { nil }
+    final func orphan() {
+        let dependents = core.withLock { $0.orphan() }
+        for handler in dependents { handler.orphaned(self) }
+    }
 
-    /// ``upstream()`` under the lock; ``ChainedBox`` overrides it.
+    /// Keeps only a weak reference to `upstream`, which nothing can resolve any more but a
+    /// cancellation, if this box still depends on it (see ``Upstream``).
     @usableFromInline
-    func peekUpstream() -> AnyBox? { nil }
+    final func weaken(_ upstream: AnyBox) {
+        let strong = core.withLock { $0.upstream.weaken(upstream) }
+        // After the lock, from a loop: it may be the last reference to `upstream`.
+        if let strong { ThreadRun.release(strong) }
+    }
 
-    /// Forgets the box this one depends on (see ``ChainedBox/upstreamLink``); ``ChainedBox``
-    /// overrides it.
+    /// Forgets the box this one depends on: its result is in hand, so it can no longer be
+    /// cancelled through this one.
     @usableFromInline
-    func unlink() {}
+    final func unlink() {
+        // Its input is sealed: letting go of it frees no chain.
+        _ = core.withLock { $0.upstream.take() }
+    }
 
-    /// The box was cancelled: drops what it kept to resolve itself (a lazy box's body), for the
-    /// caller to release after the lock. Called under the lock.
-    @usableFromInline
-    func dropProducer() -> Any? { nil }
-
-    /// The box was cancelled, and its lock dropped: a fan-in (``AllFanIn``) cancels the inputs
-    /// nothing else depends on.
-    @usableFromInline
-    func cancelInputs() {}
-}
-
-extension AnyBox {
-    /// Where a box is in its life, and its handlers. Not generic: the handlers a box stores are
-    /// the same whatever its value type (see ``Handler``). Noncopyable: a transition moves it.
-    @usableFromInline
-    enum State: ~Copyable {
-        /// A lazy box nothing has attached to yet: its body has not started.
-        case unstarted
-        /// Not sealed; these handlers wait.
-        case pending(Waiting)
-        /// Sealed; these handlers have not all returned.
-        case firing(Firing)
-        /// Sealed; every handler attached so far has returned: a new one runs at once.
-        case settled
-        /// Sealed with a failure no handler has received yet. The first handler or read makes
-        /// it `settled`; freed in this state, it reports the failure as unhandled (unless it
-        /// is a cancellation).
-        case unobserved(any Error)
-
-        /// Whether the box is not sealed yet.
-        @inlinable
-        var isPending: Bool {
-            switch self {
-            case .unstarted: true
-            case .pending: true
-            case .firing: false
-            case .settled: false
-            case .unobserved: false
+    /// How many handlers a pending box stores: for debug descriptions and tests.
+    final var storedHandlers: Int {
+        core.withLock { core in
+            switch core.state {
+            case .pending(.one): 1
+            case .pending(.many(let list)): list.stored
+            default: 0
             }
         }
-    }
-
-    /// The handlers of a pending box.
-    @usableFromInline
-    enum Waiting: ~Copyable {
-        case none
-        /// The usual case: the next link of a chain. Its lane is the box's `firstLane`.
-        case one(Handler)
-        case many(HandlerList)
-    }
-
-    /// The handlers of a firing box.
-    @usableFromInline
-    enum Firing: ~Copyable {
-        /// One handler, not started yet; its lane is the box's `firstLane`.
-        case one(Handler)
-        /// The sealing thread, of tag `sealer`, runs the only handler, of lane `firstLane`.
-        case runningFirst(sealer: UInt64)
-        /// Several handlers, or handlers attached while firing: the list keeps who runs what.
-        case many(HandlerList)
     }
 }

@@ -8,42 +8,39 @@
 /// order it attached them, each after the one before has returned, whichever threads run them.
 @usableFromInline
 final class HandlerList: @unchecked Sendable {
-    // Safety: every property is read and written only under the lock of the box that keeps the
-    // list (see `EmptyBox`), which also rules out overlapping accesses.
+    // Safety: the list is reachable only from its box's state, and every property is read and
+    // written only inside that box's `withLock` (see `EmptyBox`).
 
     /// A handler and its lane (the tag of the thread that attached it, see ``ThreadRun/tag``).
-    @usableFromInline
     typealias Entry = (handler: Handler, lane: UInt64)
 
     /// The handlers in attachment order; `nil` where one was taken out. Those before `head`
     /// are all gone.
-    @exclusivity(unchecked) @usableFromInline var entries: [Entry?]
-    @exclusivity(unchecked) @usableFromInline var head = 0
+    var entries: [Entry?]
+    var head = 0
     /// How many entries are not `nil`.
-    @exclusivity(unchecked) @usableFromInline var stored: Int
+    var stored: Int
     /// Whether the sealer is running a handler now, and that handler's lane.
-    @exclusivity(unchecked) @usableFromInline var sealerBusy = false
-    @exclusivity(unchecked) @usableFromInline var sealerLane: UInt64 = 0
+    var sealerBusy = false
+    var sealerLane: UInt64 = 0
     /// The tag of the thread whose loop fires the box (see ``ThreadRun/tag``); 0 until it runs.
-    @exclusivity(unchecked) @usableFromInline var sealer: UInt64 = 0
+    var sealer: UInt64 = 0
     /// The lanes helpers are running now.
-    @exclusivity(unchecked) @usableFromInline var helpers: [UInt64] = []
+    var helpers: [UInt64] = []
     /// A lane whose thread attached while the sealer ran one of its handlers: the sealer takes
     /// that lane's next handler next, so that the thread waits for nobody's handler but its own.
     /// 0 when none.
-    @exclusivity(unchecked) @usableFromInline var preferred: UInt64 = 0
+    var preferred: UInt64 = 0
     /// The `onCancel` bodies of a pending box, in the order they were added: not handlers, and
     /// not dependents. They run if the box is cancelled and go when it is sealed otherwise.
-    @exclusivity(unchecked) @usableFromInline var hooks: [@Sendable () -> Void] = []
+    var hooks: [@Sendable () -> Void] = []
 
-    @usableFromInline
     init(_ entries: [Entry?]) {
         self.entries = entries
         stored = entries.count
     }
 
     /// A list for a box whose sealer, of tag `sealer`, runs its only handler, of lane `lane`.
-    @usableFromInline
     init(sealerRunning lane: UInt64, sealer: UInt64) {
         entries = []
         stored = 0
@@ -52,20 +49,17 @@ final class HandlerList: @unchecked Sendable {
         self.sealer = sealer
     }
 
-    @usableFromInline
     func append(_ handler: Handler, lane: UInt64) {
         entries.append((handler, lane))
         stored += 1
     }
 
     /// Nothing stored and nothing running: the box may settle.
-    @usableFromInline
     var isIdle: Bool { stored == 0 && !sealerBusy && helpers.isEmpty }
 
     /// Stores `handler`, attached by thread `thread` while the box fires, and says whether that
     /// thread must help. The sealer attaches only from inside one of the box's handlers, however
     /// deep: its loop takes the new one in its turn, after those attached before (A+ 2.2.6).
-    @usableFromInline
     func attachWhileFiring(_ handler: Handler, lane: UInt64, from thread: UInt64) -> Attachment {
         append(handler, lane: lane)
         if thread == sealer { return .stored }
@@ -82,7 +76,6 @@ final class HandlerList: @unchecked Sendable {
     /// The next handler of the sealer (thread `tag`), once it has finished one of lane
     /// `finished`: that lane's next when its thread asked for it, else the first whose lane no
     /// helper runs.
-    @usableFromInline
     func claimForSealer(_ tag: UInt64, finished: UInt64) -> Entry? {
         sealerBusy = false
         var next: Entry? = nil
@@ -104,7 +97,6 @@ final class HandlerList: @unchecked Sendable {
     }
 
     /// A helper's next handler: its own lane's; when none is left, it stops helping.
-    @usableFromInline
     func claimForHelper(_ lane: UInt64) -> Entry? {
         if let next = take({ $0 == lane }) { return next }
         helpers.removeAll { $0 == lane }
@@ -112,7 +104,6 @@ final class HandlerList: @unchecked Sendable {
     }
 
     /// Takes out the first handler whose lane passes `isEligible`.
-    @usableFromInline
     func take(_ isEligible: (UInt64) -> Bool) -> Entry? {
         for index in head..<entries.count {
             if let handler = entries[index], isEligible(handler.lane) {
@@ -122,9 +113,9 @@ final class HandlerList: @unchecked Sendable {
         return nil
     }
 
-    /// Takes back the handler of the dependent `receiver` (see ``Receiver/dependent``), unless it has been taken out to run. Searched from
-    /// both ends, so that cancelling dependents in or against attachment order is quick.
-    @usableFromInline
+    /// Takes back the handler of `dependent` (see ``CancelReason``), unless it has been taken out
+    /// to run. A dependent attaches at most one handler to a box. Searched from both ends, so that
+    /// cancelling dependents in or against attachment order is quick.
     func remove(_ dependent: AnyObject) -> Entry? {
         var low = head
         var high = entries.count - 1
@@ -137,7 +128,11 @@ final class HandlerList: @unchecked Sendable {
         return nil
     }
 
-    @usableFromInline
+    /// The handlers stored, in attachment order.
+    var handlers: [Handler] {
+        entries[head...].compactMap { $0?.handler }
+    }
+
     func take(at index: Int) -> Entry? {
         let handler = entries[index].take()
         stored -= 1
@@ -153,7 +148,6 @@ final class HandlerList: @unchecked Sendable {
     }
 
     /// Tells every stored receiver that it will never be called: the box is freed unresolved.
-    @usableFromInline
     func abandonAll(by source: ObjectIdentifier) {
         for case let entry? in entries[head...] { entry.handler.abandon(by: source) }
     }

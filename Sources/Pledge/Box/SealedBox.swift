@@ -1,14 +1,14 @@
 /// A box born with its value (`Promise.value`, an operator applied at once to a settled input):
 /// no lock, no handlers; a handler attached to it runs at once. A promise born rejected is an
-/// ``EmptyBox`` instead (``EmptyBox/init(unobserved:)``), so that an unseen error is reported.
+/// ``EmptyBox`` instead (``EmptyBox/init(unobserved:site:)``), so that an unseen error is reported.
 @usableFromInline
 final class SealedBox<R>: Box<R>, @unchecked Sendable {
     // Safety: adds no state; `value` is written once, in `init`, before the box is published.
 
-    /// A box holding `value`; `site` is where the chain it starts was made, if known.
+    /// A box holding `value`, a success; `site` is where the chain it starts was made, if known.
     @inlinable
     init(value: R, site: SourceSite? = nil) {
-        super.init(value: value, isSealedBox: true, sealed: true, site: site)
+        super.init(value: value, isSealedBox: true, outcome: .fulfilled, site: site)
     }
 
     @inlinable

@@ -35,10 +35,11 @@ extension CatchMixin {
         policy: CatchPolicy = conf.catchPolicy,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) throws -> U
     ) -> Promise<T> where U.T == T {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
-                RecoverOperation(policy: policy, synchronous(body))))
+                executor,
+                RecoverOperation(policy: policy, body)))
     }
 
     /// Recovers from every error, cancellations included, with a guarantee: the result can no
@@ -71,10 +72,11 @@ extension CatchMixin {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Guarantee<T>
     ) -> Guarantee<T> {
-        Guarantee(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Guarantee(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
-                RecoverToGuaranteeOperation(synchronous(body))))
+                executor,
+                RecoverToGuaranteeOperation(body)))
     }
 
     /// Runs `body` when this promise resolves, fulfilled or rejected, and passes the result on
@@ -106,9 +108,10 @@ extension CatchMixin {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
     ) -> Promise<T> {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), EnsureOperation(synchronous(body))))
+                executor, EnsureOperation(body)))
     }
 
     /// Runs the asynchronous cleanup `body` when this promise resolves, and passes the result on
@@ -139,9 +142,10 @@ extension CatchMixin {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Guarantee<Void>
     ) -> Promise<T> {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), EnsureThenOperation(synchronous(body))
+                executor, EnsureThenOperation(body)
             ))
     }
 }
@@ -174,10 +178,11 @@ extension CatchMixin where T == Void {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Void
     ) -> Guarantee<Void> {
-        Guarantee(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Guarantee(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
-                RecoverVoidOperation(policy: .allErrors, synchronous(body))))
+                executor,
+                RecoverVoidOperation(policy: .allErrors, body)))
     }
 
     /// Recovers from errors `policy` accepts by running `body`, which may throw to reject.
@@ -204,10 +209,11 @@ extension CatchMixin where T == Void {
         policy: CatchPolicy = conf.catchPolicy,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) throws -> Void
     ) -> Promise<Void> {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: body.isolation),
-                RecoverVoidOperation(policy: policy, synchronous(body))))
+                executor,
+                RecoverVoidOperation(policy: policy, body)))
     }
 }
 
@@ -232,7 +238,7 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Next.T, Error>) -> Bool { policy.accepts(result) }
+    var acting: Acting { .failure(policy) }
 
     @inlinable
     mutating func run(_ result: Result<Next.T, Error>, into box: ChainedBox<Self>) -> Work? {
@@ -266,9 +272,7 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Value, Error>) -> Bool {
-        if case .failure = result { true } else { false }
-    }
+    var acting: Acting { .failure(.allErrors) }
 
     @inlinable
     mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
@@ -300,7 +304,7 @@ struct RecoverVoidOperation: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Void, Error>) -> Bool { policy.accepts(result) }
+    var acting: Acting { .failure(policy) }
 
     @inlinable
     mutating func output(for result: Result<Void, Error>) -> Result<Void, Error> {
@@ -333,7 +337,7 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Value, Error>) -> Bool { true }
+    var acting: Acting { .everything }
 
     @inlinable
     mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
@@ -360,14 +364,11 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Value, Error>) -> Bool { true }
+    var acting: Acting { .everything }
 
     @inlinable
     mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
         guard let body = body.take() else { return box.seal(result) }
-        // It waits for a guarantee, which cannot be cancelled: nothing to link to.
-        let guarantee = body().box
-        return guarantee.attach(
-            Handler(PipeReceiver { _ in box.resolve(result) }, for: guarantee), in: ThreadRun.current)
+        return box.wait(for: body(), then: result)
     }
 }

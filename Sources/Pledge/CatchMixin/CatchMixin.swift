@@ -43,10 +43,11 @@ extension CatchMixin {
         policy: CatchPolicy = conf.catchPolicy,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Error) -> Void
     ) -> PMKFinalizer {
-        PMKFinalizer(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return PMKFinalizer(
             _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation),
-                CatchOperation(policy: policy, synchronous(body))))
+                executor,
+                CatchOperation(policy: policy, body)))
     }
 
     /// Drops any error on purpose, reporting it as ``LogEvent/cauterized(_:)`` through
@@ -85,7 +86,7 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
+    var acting: Acting { .failure(policy) }
 
     @inlinable
     mutating func output(for result: Result<Input, Error>) -> Result<Void, Error> {

@@ -20,56 +20,49 @@ extension Thenable {
         guard let source = _box else { return Promise(self)._chain(executor, operation) }
         if case .inline = executor, source.isSealedBox { return operation.settled(source) }
         // Only a promise is linked to: a guarantee cannot be cancelled.
-        let box = ChainedBox(operation, on: executor, after: source, linked: Self.self == Promise<T>.self)
+        let box = ChainedBox(operation, on: executor, after: source, linked: self is Promise<T>)
         // An actor's handlers take its lane; all others, the attaching thread's.
         let lane: UInt64? = if case .custom(let custom) = executor { custom.lane } else { nil }
-        source.attach(Handler(box, for: source), lane: lane)
+        source.attach(box, lane: lane)
         return box
     }
 
     /// The box behind this thenable when it is a promise or a guarantee; `nil` for thenables
-    /// outside Pledge. Compares types rather than casting `self`, so that specialised code
-    /// decides at compile time and the optimiser can keep a promise that never leaves its
-    /// function off the heap.
+    /// outside Pledge. In specialised code `Self` is known, so the casts are decided at compile
+    /// time.
     @inlinable
     var _box: Box<Result<T, Error>>? {
-        // Safety: each cast is to the very type just compared with `Self`.
-        if Self.self == Promise<T>.self { return unsafeDowncast(self, to: Promise<T>.self).box }
-        if Self.self == Guarantee<T>.self { return unsafeDowncast(self, to: Guarantee<T>.self).box }
+        if let promise = self as? Promise<T> { return promise.box }
+        if let guarantee = self as? Guarantee<T> { return guarantee.box }
         return nil
     }
 }
 
 /// The box of an operator's result, which is also the receiver that operator attaches to its
 /// input's box: one allocation for both. It keeps the operation (the user's closure) until the
-/// input arrives, and, while pending, a non-owning link to the box it depends on, so that
-/// cancelling it can cancel that one when nothing else depends on it (see ``upstreamLink``).
+/// input arrives, and, while pending, the promise it depends on (see ``Upstream``),
+/// so that cancelling it can cancel that one when nothing else depends on it.
 @usableFromInline
 final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>, Receiver,
     @unchecked Sendable
 {
-    // Safety: `upstreamLink` is read and written under the lock, like every stored property of a
-    // box (see `EmptyBox`). `operation` is touched only by this box's handler in its input,
-    // when it is called or abandoned, which happens once (`EmptyBox` takes a handler out under
-    // its lock to do either), and by `init` and `deinit`: never by two threads at once (the
-    // handler `follow` attaches only unlinks). `executor` is immutable.
+    // Safety: `operation` is touched only by this box's handler in its input, when it is called
+    // or abandoned, which happens once (the input takes the handler out under its lock to do
+    // either), then by the block that handler dispatched, and by `init` and `deinit`: never by
+    // two threads at once, and each after the one before (the input's lock, or the dispatch,
+    // orders them). `executor` is immutable.
 
     /// The operation until the input arrives or is abandoned, then discarded, so a settled
     /// promise keeps no captures alive. Not optional: freeing would need a generic type lookup.
-    @exclusivity(unchecked)
     @usableFromInline
     var operation: Operation
 
-    /// The box this one depends on while pending (its input, or the promise it follows),
-    /// uncounted. Whoever parts the two clears it first, under this box's lock: the handler as it
-    /// receives its input, the upstream's `deinit` (``abandon(from:)``), a new follow. So under
-    /// the lock a link names allocated memory, which ``retainIfAlive(_:)`` may turn into a count.
-    @exclusivity(unchecked)
-    @usableFromInline
-    var upstreamLink: Unmanaged<AnyBox>?
-
     @usableFromInline
     let executor: Executor
+
+    /// Which results the operation calls user code for, read from it once.
+    @usableFromInline
+    let acting: Acting
 
     /// The box of `operation` applied to `source`'s result, linked to `source` as its upstream
     /// when `linked`; its promise was made where `source`'s was (see ``Box/site``).
@@ -78,21 +71,22 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     {
         self.operation = operation
         self.executor = executor
-        if linked { upstreamLink = Unmanaged.passUnretained(source) }
-        super.init(site: source.site)
+        acting = operation.acting
+        super.init(site: source.site, upstream: linked ? .strong(source) : nil)
     }
 
     /// The input arrived. Inline, or when the operation does not act on it, the operation runs
-    /// now and this returns the work it made due. Otherwise the box forgets its upstream (sealed,
-    /// it may go) and the executor's block runs the operation in a run of its own.
+    /// now and this returns the work it made due; the upstream goes when the box seals or follows.
+    /// Otherwise the box forgets its upstream (sealed, it may go) and the executor's block runs
+    /// the operation in a run of its own.
     @inlinable
     func receive(from source: Box<Result<Operation.Input, Error>>) -> Work? {
         let input = source.result()
         let queue: DispatchQueue
         switch executor {
-        case .queue(let target) where operation.acts(on: input):
+        case .queue(let target) where acting.acts(on: input):
             queue = target
-        case .custom(let custom) where operation.acts(on: input):
+        case .custom(let custom) where acting.acts(on: input):
             unlink()
             // A dispatcher may call the body at once, inside this run: past the nesting limit,
             // the operation is left to the running loop, so the stack stays bounded.
@@ -111,7 +105,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
             #if DEBUG
                 self.ledger?.work(-1)
             #endif
-            ThreadRun.current.start(self.operate(input))
+            ThreadRun.start(self.operate(input))
         }
         return nil
     }
@@ -121,49 +115,39 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
-        let work = isPending ? operation.run(input, into: self) : nil
-        operation.discard()
-        return work
+        guard isPending else {
+            operation.discard()
+            return nil
+        }
+        return operation.runOnce(input, into: self)
     }
 
-    /// Forgets the upstream: the input is in hand, so the upstream is sealed and can no longer
-    /// be cancelled.
-    @inlinable
-    override final func unlink() {
-        lock.lock()
-        upstreamLink = nil
-        lock.unlock()
-    }
-
-    /// The upstream is freed unresolved, or took this box's handler back because this box was
-    /// cancelled: the user's closure goes now. Released from a loop, since what it captures may
-    /// own another abandoned chain (see ``ThreadRun/release(_:)``).
+    /// The input is freed unresolved, or took this box's handler back because this box was
+    /// cancelled: the user's closure goes now, and nothing but a cancellation can resolve the
+    /// box any more. Released from a loop, since what it captures may own another abandoned chain
+    /// (see ``ThreadRun/release(_:)``).
     @usableFromInline
     func abandon(from _: ObjectIdentifier) {
-        unlink()
         let operation = self.operation
         self.operation.discard()
         ThreadRun.release(consume operation)
+        orphan()
     }
 
     @usableFromInline
-    override func takeUpstream() -> AnyBox? {
-        defer { upstreamLink = nil }
-        return peekUpstream()
-    }
-
-    @usableFromInline
-    override func peekUpstream() -> AnyBox? {
-        upstreamLink.flatMap(retainIfAlive)
+    func upstreamOrphaned(_ source: AnyBox) {
+        weaken(source)
     }
 
     /// Resolves this box as `thenable`, which its `then` or `recover` closure returned, resolves;
-    /// a promise becomes its upstream, for cancelling (see ``upstreamLink``). Called in a run:
-    /// returns the work made due at once, this box sealed when `thenable` was settled.
+    /// a promise becomes its upstream, for cancelling. Called in a run: returns
+    /// the work made due at once, this box sealed when `thenable` was settled.
     @inlinable
     final func follow<U: Thenable>(_ thenable: U) -> Work? where U.T == Operation.Output {
         guard let followed = thenable._box else {
-            thenable.pipe { self.resolve($0) }
+            guard relink(to: nil) else { return nil }
+            let producer = ForeignProducer(self)
+            thenable.pipe { producer.resolve($0) }
             return nil
         }
         if followed === self {
@@ -175,21 +159,87 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
             return seal(.failure(PMKError.returnedSelf))
         }
         // Only a promise is linked to: a guarantee cannot be cancelled.
-        let linked = U.self == Promise<U.T>.self
-        lock.lock()
-        guard state.isPending else {
+        let linked = thenable is Promise<U.T>
+        guard relink(to: linked ? followed : nil) else {
             // Cancelled first: it withdraws from what it would have followed.
-            lock.unlock()
             if linked { cancelChain(from: followed, .dependentWithdrawn) }
             return nil
         }
-        if linked { upstreamLink = Unmanaged.passUnretained(followed) }
-        lock.unlock()
         // Attached after the lock: no code holds two boxes' locks at once.
-        let work = followed.attach(Handler(sealing: self, for: followed), in: ThreadRun.current)
+        let work = followed.attachInRun(sealing: self)
         // A thread that cancelled this box between the link and the attachment found no handler
         // to take back: it is taken back now (taking back one that is gone does nothing).
         if linked, endedCancelled { cancelChain(from: followed, .dependentCancelled(self)) }
         return work
+    }
+
+    /// Resolves this box with `result` once `guarantee` resolves: what `ensureThen` waits for.
+    /// A guarantee cannot be cancelled: nothing to link to.
+    @inlinable
+    final func wait(for guarantee: Guarantee<Void>, then result: Result<Operation.Output, Error>) -> Work? {
+        guard relink(to: nil) else { return nil }
+        return guarantee.box.attachInRun(SealAfter(self, with: result))
+    }
+}
+
+extension EmptyBox {
+    /// Makes `upstream`, or nothing, the box this one depends on (see ``Upstream``), while it is
+    /// pending; whether it was.
+    @usableFromInline
+    final func relink(to upstream: AnyBox?) -> Bool {
+        let (pending, old) = core.withLock { core -> (Bool, Upstream?) in
+            guard core.isSealable else { return (false, nil) }
+            return (true, exchange(&core.upstream, with: upstream.map { .strong($0) }))
+        }
+        if let old { ThreadRun.release(old) }
+        return pending
+    }
+}
+
+/// What resolves a box from a thenable outside Pledge, which may drop its callback unresolved:
+/// then nothing can resolve the box any more but a cancellation (see ``EmptyBox/orphan()``).
+@usableFromInline
+final class ForeignProducer<T: Sendable>: Sendable {
+    @usableFromInline
+    let box: EmptyBox<Result<T, Error>>
+
+    @inlinable
+    init(_ box: EmptyBox<Result<T, Error>>) {
+        self.box = box
+    }
+
+    deinit {
+        if box.isPending { box.orphan() }
+    }
+
+    @inlinable
+    func resolve(_ result: Result<T, Error>) {
+        box.resolve(result)
+    }
+}
+
+/// The receiver that seals a box with a result fixed in advance once the box it is attached to
+/// resolves: `ensureThen`'s wait for its guarantee.
+@usableFromInline
+final class SealAfter<T: Sendable>: Receiver {
+    @usableFromInline
+    let box: EmptyBox<Result<T, Error>>
+    @usableFromInline
+    let result: Result<T, Error>
+
+    @inlinable
+    init(_ box: EmptyBox<Result<T, Error>>, with result: Result<T, Error>) {
+        self.box = box
+        self.result = result
+    }
+
+    @inlinable
+    func receive(from _: Box<Result<Void, Error>>) -> Work? {
+        box.seal(result)
+    }
+
+    @inlinable
+    func abandon(from _: ObjectIdentifier) {
+        box.orphan()
     }
 }

@@ -60,34 +60,6 @@ enum Executor: Sendable {
     }
 }
 
-// The forms without `on:` call their closures through these, synchronously, where
-// `Executor.init(_:flags:isolation:)` sends them: a nonisolated closure anywhere, a main-actor
-// one on the main queue, an actor's inside the actor (see `ActorDispatcher`).
-//
-// Safety: an `@isolated(any)` function has a plain function's representation, its isolation kept
-// in its context (`unsafeBitCast` traps if the sizes differ). Swift calls it only with `await`,
-// as the caller may be off its executor; Pledge calls it only on its executor, as above.
-
-@inlinable
-func synchronous<I, O>(_ body: @escaping @isolated(any) @Sendable (I) throws -> O) -> @Sendable (I) throws -> O {
-    unsafeBitCast(body, to: (@Sendable (I) throws -> O).self)
-}
-
-@inlinable
-func synchronous<I, O>(_ body: @escaping @isolated(any) @Sendable (I) -> O) -> @Sendable (I) -> O {
-    unsafeBitCast(body, to: (@Sendable (I) -> O).self)
-}
-
-@inlinable
-func synchronous<O>(_ body: @escaping @isolated(any) @Sendable () -> O) -> @Sendable () -> O {
-    unsafeBitCast(body, to: (@Sendable () -> O).self)
-}
-
-@inlinable
-func synchronous<A, B, O>(_ body: @escaping @isolated(any) @Sendable (A, B) -> O) -> @Sendable (A, B) -> O {
-    unsafeBitCast(body, to: (@Sendable (A, B) -> O).self)
-}
-
 /// A queue with flags, or a ``Dispatcher``, as an ``Executor`` holds it.
 @usableFromInline
 final class CustomExecutor: Sendable {

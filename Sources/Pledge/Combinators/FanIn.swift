@@ -8,7 +8,7 @@
 ///
 /// ## State machine
 /// Everything shared lives in ``State`` and is touched only inside ``withState(_:)``, under one
-/// ``SpinLock``. Each transition decides what must happen next (``Next``: resolve the box, pull
+/// ``Lock``. Each transition decides what must happen next (``Next``: resolve the box, pull
 /// more inputs, nothing) and the caller does it after the lock is released, so neither user code
 /// (the iterator's `next()`, handlers of the result) nor a box's firing ever runs under the lock.
 ///
@@ -33,12 +33,12 @@
 /// appends, and O(n) to build the output.
 @usableFromInline
 class FanInCore<Mode: FanInMode>: @unchecked Sendable {
-    // Safety: `state` is read and written only inside `withState`, which holds `lock`. The other
-    // stored properties are immutable and `Sendable`. `FanIn` documents its own state.
+    // Safety: `state` is behind its lock; the other stored properties are immutable and
+    // `Sendable`. `FanIn` documents its own state.
 
     /// The shared part of the fan-in.
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The outcome of each input pulled so far, in pull order; `nil` while it is pending.
         @usableFromInline var slots: [Mode.Slot?] = []
         /// Inputs pulled (or about to be attached) whose outcome has not arrived yet.
@@ -50,11 +50,9 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
         /// The promises pulled whose outcome has not arrived, by index, for cancelling them (see
-        /// ``FanInCore/cancelInputs()``): a non-owning link to each one's box, and the receiver
-        /// attached to it. Each is cleared, under the lock, when its box delivers or is freed, so
-        /// a link read under the lock names a box whose memory is still allocated (as
-        /// ``ChainedBox/upstreamLink`` does).
-        @usableFromInline var inputs: [Int: (link: Unmanaged<AnyBox>, receiver: FanInInput<Mode>)] = [:]
+        /// ``FanInCore/cancelInputs()``): each one's box (see ``Upstream``), and the receiver
+        /// attached to it. Each goes when its box delivers.
+        @usableFromInline var inputs: [Int: (box: Upstream?, receiver: FanInInput<Mode>)] = [:]
 
         @inlinable
         init() {}
@@ -62,7 +60,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
 
     /// What a thread must do after a transition, outside the lock.
     @usableFromInline
-    enum Next {
+    enum Next: Sendable {
         case nothing
         /// Reject the box; the slots taken from the state are released with this value, outside
         /// the lock, because releasing values may run user code (a `deinit`). With
@@ -82,11 +80,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     }
 
     @usableFromInline
-    let lock = SpinLock()
-
-    @exclusivity(unchecked)
-    @usableFromInline
-    var state = State()
+    let state = Lock(State())
 
     /// The most inputs that may be outstanding at once.
     @usableFromInline
@@ -102,9 +96,15 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         box = EmptyBox(site: site)
     }
 
+    /// Every input has delivered or gone, and no pull can follow: a box still pending can now be
+    /// resolved only by a cancellation.
+    deinit {
+        if box.isPending { box.orphan() }
+    }
+
     @inlinable
-    final func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { body(&state) }
+    final func withState<Result>(_ body: (inout State) -> sending Result) -> sending Result {
+        state.withLock { body(&$0) }
     }
 
     /// Pulls and attaches inputs; overridden by ``FanIn``. Only the owner of the iterator calls
@@ -132,13 +132,23 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     /// to it, to cancel it with the fan-in.
     @usableFromInline
     final func keep(_ input: AnyBox, _ receiver: FanInInput<Mode>, at index: Int) {
-        withState { $0.inputs[index] = (Unmanaged.passUnretained(input), receiver) }
+        withState { $0.inputs[index] = (.strong(input), receiver) }
     }
 
-    /// Input `index` is freed unresolved: forgets its link.
+    /// Input `index` is freed unresolved (it was orphaned first, so it is held weakly): the
+    /// fan-in forgets it, and the receiver it attached, which holds the fan-in.
     @usableFromInline
     final func forget(_ index: Int) {
-        withState { _ = $0.inputs.removeValue(forKey: index) }
+        let input = withState { $0.inputs.removeValue(forKey: index) }
+        extendLifetime(input)
+    }
+
+    /// The box of input `index`, `source`, can now be resolved only by a cancellation: the
+    /// fan-in keeps only a weak reference to it.
+    @usableFromInline
+    final func weaken(_ index: Int, _ source: AnyBox) {
+        let strong = withState { $0.inputs[index]?.box.weaken(source) ?? nil }
+        if let strong { ThreadRun.release(strong) }
     }
 
     /// The fan-in's box was cancelled: stop pulling, let the iterator go, and cancel each input
@@ -150,13 +160,11 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             // Nobody owns the iterator while the fan-in waits at its limit: own it, to let it go.
             let ownsSource = !state.pulling && !state.exhausted
             if ownsSource { state.pulling = true }
-            // Under the lock, each link names a box whose memory is allocated (see `inputs`).
-            let alive = state.inputs.values.compactMap { input in retainIfAlive(input.link).map { ($0, input.receiver) }
-            }
+            let alive = state.inputs.values.compactMap { input in input.box?.box.map { ($0, input.receiver) } }
             state.inputs = [:]
             return (alive, ownsSource)
         }
-        if ownsSource { ThreadRun.current.start(pull()) }
+        if ownsSource { ThreadRun.start(pull()) }
         for (input, receiver) in inputs { cancelInput(input, of: receiver) }
     }
 
@@ -167,6 +175,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     final func deliver(_ result: Result<Mode.Value, Error>, at index: Int) -> Work? {
         let settled = Mode.settle(result)
         let next: Next = withState { state in
+            // Letting go of the input frees nothing: whoever delivers it holds it.
             state.inputs[index] = nil
             guard !state.finished else { return .nothing }
             state.outstanding -= 1
@@ -183,7 +192,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             case .success(let slot):
                 state.slots[index] = slot
                 if state.exhausted {
-                    return state.outstanding == 0 ? finish(&state) : .nothing
+                    return state.outstanding == 0 ? state.finish() : .nothing
                 }
                 if !state.pulling, state.outstanding < limit {
                     state.pulling = true
@@ -205,7 +214,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             withState { state in
                 guard !state.finished else { return .nothing }
                 state.exhausted = true
-                return state.outstanding == 0 ? finish(&state) : .nothing
+                return state.outstanding == 0 ? state.finish() : .nothing
             })
     }
 
@@ -223,15 +232,6 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         }
     }
 
-    /// Marks the fan-in finished and takes the filled slots.
-    @inlinable
-    final func finish(_ state: inout State) -> Next {
-        state.finished = true
-        var slots: [Mode.Slot?] = []
-        swap(&slots, &state.slots)
-        return .fulfil(slots)
-    }
-
     @inlinable
     final func perform(_ next: Next) -> Work? {
         switch next {
@@ -243,9 +243,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
             if ownsSource { _ = pull() }
             return sealed
-        case .fulfil(var slots):
-            let output = slots.withUnsafeMutableBufferPointer { Mode.collect($0) }
-            return box.seal(.success(output))
+        case .fulfil(let slots):
+            return box.seal(.success(Mode.collect(slots)))
         case .pull: return pull()
         }
     }
@@ -256,9 +255,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
 final class FanIn<Source: IteratorProtocol, Mode: FanInMode>: FanInCore<Mode>, @unchecked Sendable
 where Source.Element: Thenable, Source.Element.T == Mode.Value {
     // Safety: `source` is touched only by the thread that owns the iterator (see "Pulling" in
-    // `FanInCore`): ownership is taken and given up under `lock`, whose acquire/release orderings
-    // make every use of `source` happen after the previous owner's last one.
-    @exclusivity(unchecked)
+    // `FanInCore`): ownership is taken and given up under the state's lock, which orders every
+    // use of `source` after the previous owner's last one.
     @usableFromInline
     var source: Source?
 
@@ -291,14 +289,14 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
                 let receiver = FanInInput(self, index: index)
                 // A promise is cancelled with the fan-in, when nothing else depends on it.
                 if Source.Element.self == Promise<Mode.Value>.self { keep(box, receiver, at: index) }
-                box.attach(Handler(receiver, for: box))
+                box.attach(receiver)
             } else {
                 // A thenable outside Pledge may call back more than once: only the first counts.
                 let once = OnceFlag()
                 let core: FanInCore<Mode> = self
                 input.pipe { result in
                     if once.claim() {
-                        ThreadRun.current.start(core.deliver(result, at: index))
+                        ThreadRun.start(core.deliver(result, at: index))
                     }
                 }
             }
@@ -332,7 +330,7 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
     // Weakly: the fan-in keeps the box, which keeps the hook.
     let core: FanInCore<Mode> = fanIn
     fanIn.box.addCancelHook { [weak core] in core?.cancelInputs() }
-    ThreadRun.current.start(fanIn.pull())
+    ThreadRun.start(fanIn.pull())
     return fanIn.box
 }
 
@@ -359,5 +357,21 @@ final class FanInInput<Mode: FanInMode>: Receiver {
     @inlinable
     func abandon(from _: ObjectIdentifier) {
         fanIn.forget(index)
+    }
+
+    @inlinable
+    func upstreamOrphaned(_ source: AnyBox) {
+        fanIn.weaken(index, source)
+    }
+}
+
+extension FanInCore.State {
+    /// Marks the fan-in finished and takes the filled slots.
+    @inlinable
+    mutating func finish() -> FanInCore.Next {
+        finished = true
+        var slots: [Mode.Slot?] = []
+        swap(&slots, &self.slots)
+        return .fulfil(slots)
     }
 }

@@ -17,10 +17,8 @@ protocol FanInMode: SendableMetatype {
     /// The slot for an input's result, or the error that ends the fan-in at once.
     static func settle(_ result: Result<Value, Error>) -> Result<Slot, Error>
 
-    /// The output, built from `slots` once every one is filled. It must leave no slot that
-    /// needs destroying (it moves the values out, or they are trivial): ``AllFanIn`` frees the
-    /// slots without visiting them once they are collected.
-    static func collect(_ slots: UnsafeMutableBufferPointer<Slot?>) -> Output
+    /// The output, built from `slots` once every one is filled.
+    static func collect(_ slots: consuming [Slot?]) -> Output
 }
 
 /// `when(fulfilled:)`: every input must be fulfilled; the first rejection ends the wait. The
@@ -33,8 +31,9 @@ enum FanInValues<Value: Sendable>: FanInMode {
     }
 
     @inlinable
-    static func collect(_ slots: UnsafeMutableBufferPointer<Value?>) -> [Value] {
-        FanInResults<Value>.filled(slots)
+    static func collect(_ slots: consuming [Value?]) -> [Value] {
+        // Every slot is filled when a fan-in collects.
+        slots.compactMap { $0 }
     }
 }
 
@@ -47,21 +46,9 @@ enum FanInResults<Value: Sendable>: FanInMode {
     }
 
     @inlinable
-    static func collect(_ slots: UnsafeMutableBufferPointer<Result<Value, Error>?>) -> [Result<Value, Error>] {
-        filled(slots)
-    }
-
-    /// The slots' contents in order, moved out into an array allocated once at its final size.
-    /// (Every slot is filled when a fan-in collects; an empty one would be skipped.)
-    @inlinable
-    static func filled<Slot>(_ slots: UnsafeMutableBufferPointer<Slot?>) -> [Slot] {
-        Array(unsafeUninitializedCapacity: slots.count) { values, count in
-            for index in slots.indices {
-                guard let slot = slots[index].take() else { continue }
-                values.initializeElement(at: count, to: slot)
-                count += 1
-            }
-        }
+    static func collect(_ slots: consuming [Result<Value, Error>?]) -> [Result<Value, Error>] {
+        // Every slot is filled when a fan-in collects.
+        slots.compactMap { $0 }
     }
 }
 
@@ -75,5 +62,5 @@ enum FanInVoid<Value: Sendable>: FanInMode {
     }
 
     @inlinable
-    static func collect(_ slots: UnsafeMutableBufferPointer<Void?>) {}
+    static func collect(_ slots: consuming [Void?]) {}
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Resolves as the first of the thenables resolves, with its value or its error.
 ///
 /// The other thenables (the losers) keep running; their results are ignored and nothing is
@@ -96,90 +94,128 @@ public func race<U: Thenable>(
     return Promise(box: _race(thenables, fulfilledOnly: true, file: file, line: line))
 }
 
-/// Attaches every input to one race box, which records the caller's site, `file` and `line`,
-/// first; the first result seals it (with `fulfilledOnly`, the first fulfilment, or `noWinner`
-/// once all are rejected) and the later ones are ignored.
+/// Attaches one race to every distinct input, after making its box, which records the caller's
+/// site, `file` and `line`; the first result seals it (with `fulfilledOnly`, the first
+/// fulfilment, or `noWinner` once all are rejected) and the later ones are ignored.
 @inlinable
 func _race<U: Thenable>(
     _ thenables: [U], fulfilledOnly: Bool = false, file: StaticString, line: UInt
 ) -> EmptyBox<Result<U.T, Error>> {
-    let race = RaceFanIn<U.T>(inputs: thenables.count, fulfilledOnly: fulfilledOnly, site: (file, line))
-    for thenable in thenables {
-        // Every input is attached, even once a winner is in: each was handed to the race, so a
-        // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
-        guard let input = thenable._box else {
-            // A thenable outside Pledge may call back more than once: only the first counts.
-            let once = OnceFlag()
-            thenable.pipe { result in
-                if once.claim() {
-                    ThreadRun.current.start(race.deliver(result, from: ObjectIdentifier(once)))
-                }
-            }
-            continue
-        }
-        // A promise is cancelled with the race, when nothing else depends on it.
-        if U.self == Promise<U.T>.self { race.link(input) }
-        input.attach(Handler(race, for: input))
+    // A thenable outside Pledge is bridged into a promise, which gives it a box.
+    guard U.self == Promise<U.T>.self || U.self == Guarantee<U.T>.self else {
+        return _race(thenables.map { Promise($0) }, fulfilledOnly: fulfilledOnly, file: file, line: line)
     }
-    return race
+    let box = EmptyBox<Result<U.T, Error>>(site: (file, line))
+    // An input given twice is raced once: one handler, one dependent.
+    var inputs: [Box<Result<U.T, Error>>] = []
+    var seen = Set<ObjectIdentifier>()
+    for thenable in thenables {
+        if let input = thenable._box, seen.insert(ObjectIdentifier(input)).inserted { inputs.append(input) }
+    }
+    let race = RaceFanIn(
+        resolving: box, inputs: inputs, fulfilledOnly: fulfilledOnly, linked: U.self == Promise<U.T>.self)
+    if U.self == Promise<U.T>.self { box.addCancelHook { race.cancelInputs() } }
+    // Every input is attached, even once a winner is in: each was handed to the race, so a
+    // loser's later rejection counts as seen (see `LogEvent.unhandledRejection`).
+    for input in inputs { input.attach(race) }
+    return box
 }
 
-/// The box of a race's result, which is also the receiver it attaches to every input: the first
-/// result seals it.
+/// The receiver a race attaches to every input: the first result seals its box.
 ///
-/// It keeps a non-owning link to each input promise that has not delivered, to cancel those with
-/// the race. A link is cleared, under the lock, when its box delivers or is freed (see
-/// ``abandon(from:)``), so a link read under the lock names a box whose memory is still
-/// allocated, as ``ChainedBox/upstreamLink`` does.
+/// It holds each input promise that has not delivered (see ``Upstream``), to cancel
+/// those with the race; once no input can deliver any more, the box is orphaned.
 @usableFromInline
-final class RaceFanIn<T: Sendable>: EmptyBox<Result<T, Error>>, Receiver, @unchecked Sendable {
-    // Safety: `links` is read and written only under the box's `lock`; the rest is immutable or
-    // atomic, or the box's own (see `EmptyBox`).
-    @usableFromInline let fulfilledOnly: Bool
-    /// Inputs not rejected yet, for `race(fulfilled:)`.
-    @usableFromInline let remaining: Atomic<Int>
-    @usableFromInline var links: [ObjectIdentifier: Unmanaged<AnyBox>] = [:]
-
-    @inlinable
-    init(inputs: Int, fulfilledOnly: Bool, site: SourceSite) {
-        self.fulfilledOnly = fulfilledOnly
-        remaining = Atomic(inputs)
-        super.init(site: site)
-    }
-
-    /// Keeps a link to the input promise `input`.
-    @inlinable
-    func link(_ input: AnyBox) {
-        lock.withLock { links[ObjectIdentifier(input)] = Unmanaged.passUnretained(input) }
-    }
-
-    @inlinable
-    func receive(from source: Box<Result<T, Error>>) -> Work? {
-        deliver(source.result(), from: ObjectIdentifier(source))
-    }
-
-    /// Records the result of the input `source`.
-    @inlinable
-    func deliver(_ result: Result<T, Error>, from source: ObjectIdentifier) -> Work? {
-        abandon(from: source)
-        if fulfilledOnly, case .failure = result {
-            guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return nil }
-            return seal(.failure(PMKError.noWinner))
-        }
-        return seal(result)
-    }
-
-    /// The input `source` delivered, or is freed unresolved: forgets its link.
-    @inlinable
-    func abandon(from source: ObjectIdentifier) {
-        lock.withLock { _ = links.removeValue(forKey: source) }
-    }
-
-    /// The race was cancelled: each input still linked loses the race as a dependent, and is
-    /// cancelled when that was its last one.
+final class RaceFanIn<T: Sendable>: Receiver {
     @usableFromInline
-    override func cancelInputs() {
-        let inputs = lock.withLock { links.values.compactMap(retainIfAlive) }
-        for input in inputs { cancelInput(input, of: self) }
+    let fulfilledOnly: Bool
+
+    @usableFromInline
+    let state: Lock<State>
+
+    @usableFromInline
+    struct State: Sendable {
+        /// The box the race resolves, until it does, or until no input can deliver any more.
+        var box: EmptyBox<Result<T, Error>>?
+        /// Inputs that may still deliver.
+        var live: Int
+        /// Inputs not rejected yet, for `race(fulfilled:)`.
+        var unrejected: Int
+        /// Each input promise that may still deliver, to cancel it with the race (see
+        /// ``Upstream``); empty for guarantees.
+        var inputs: [ObjectIdentifier: Upstream]
+    }
+
+    @usableFromInline
+    init(resolving box: EmptyBox<Result<T, Error>>, inputs: [Box<Result<T, Error>>], fulfilledOnly: Bool, linked: Bool)
+    {
+        self.fulfilledOnly = fulfilledOnly
+        var promises: [ObjectIdentifier: Upstream] = [:]
+        if linked {
+            for input in inputs { promises[ObjectIdentifier(input)] = .strong(input) }
+        }
+        state = Lock(State(box: box, live: inputs.count, unrejected: inputs.count, inputs: promises))
+    }
+
+    @usableFromInline
+    func receive(from source: Box<Result<T, Error>>) -> Work? {
+        let result = source.result()
+        let fulfilledOnly = fulfilledOnly
+        typealias Outcome = ((EmptyBox<Result<T, Error>>, Result<T, Error>)?, EmptyBox<Result<T, Error>>?)
+        let (won, orphaned) = state.withLock { state -> Outcome in
+            // Letting go of the input frees nothing: whoever delivers it holds it.
+            state.inputs[ObjectIdentifier(source)] = nil
+            guard state.box != nil else { return (nil, nil) }
+            state.live -= 1
+            if fulfilledOnly, case .failure = result {
+                state.unrejected -= 1
+                if state.unrejected == 0 {
+                    return (state.box.take().map { ($0, Result<T, Error>.failure(PMKError.noWinner)) }, nil)
+                }
+                return (nil, state.live == 0 ? state.box.take() : nil)
+            }
+            return (state.box.take().map { ($0, result) }, nil)
+        }
+        orphaned?.orphan()
+        guard let (box, result) = won else { return nil }
+        return box.seal(result)
+    }
+
+    /// The input `source` is freed unresolved: it will never deliver. Once no input can deliver
+    /// any more, nothing but a cancellation can resolve the box.
+    @usableFromInline
+    func abandon(from source: ObjectIdentifier) {
+        let orphaned = state.withLock { state -> EmptyBox<Result<T, Error>>? in
+            // A promise being freed is held weakly here, if at all: it was orphaned first.
+            guard state.box != nil else { return nil }
+            state.live -= 1
+            return state.live == 0 ? state.box.take() : nil
+        }
+        orphaned?.orphan()
+    }
+
+    @usableFromInline
+    func upstreamOrphaned(_ source: AnyBox) {
+        let strong = state.withLock { state in
+            var input = state.inputs[ObjectIdentifier(source)]
+            let strong = input.weaken(source)
+            state.inputs[ObjectIdentifier(source)] = input
+            return strong
+        }
+        if let strong { ThreadRun.release(strong) }
+    }
+
+    /// The race was cancelled: each input that may still deliver loses the race as a dependent,
+    /// and is cancelled when that was its last one.
+    @usableFromInline
+    func cancelInputs() {
+        let inputs = state.withLock { state -> [ObjectIdentifier: Upstream] in
+            // The box is held by whoever cancels it.
+            state.box = nil
+            var taken: [ObjectIdentifier: Upstream] = [:]
+            swap(&taken, &state.inputs)
+            return taken
+        }
+        for case let input? in inputs.values.map(\.box) { cancelInput(input, of: self) }
     }
 }

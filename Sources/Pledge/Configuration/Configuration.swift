@@ -256,19 +256,17 @@ enum MainThread {
 /// Writes to file descriptor 2 without Foundation.
 struct StandardErrorStream: TextOutputStream {
     mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { writeAll(toDescriptor: 2, $0) }
+        writeAll(toDescriptor: 2, Array(string.utf8)[...])
     }
 }
 
-private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let base = bytes.baseAddress else { return }
-    var offset = 0
-    while offset < bytes.count {
-        // Safety: `offset < bytes.count`, so the pointer and length stay inside `bytes`.
-        let written = write(descriptor, base + offset, bytes.count - offset)
+private func writeAll(toDescriptor descriptor: Int32, _ bytes: ArraySlice<UInt8>) {
+    var bytes = bytes
+    while !bytes.isEmpty {
+        // Safety: `write` reads at most `count` bytes from the buffer `withUnsafeBytes` lends.
+        let written = unsafe bytes.withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
         if written <= 0 { return }
-        offset += written
+        bytes = bytes.dropFirst(written)
     }
 }
 
@@ -282,41 +280,44 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: UnsafeBufferPoint
     /// is freed unsealed. An entry is a plain value: the registry holds no box, so no box is ever
     /// freed under its lock.
     @usableFromInline
-    final class PendingRegistry: @unchecked Sendable {
-        // Safety: every stored property but `lock` is read and written only while `lock` is held.
-
+    final class PendingRegistry: Sendable {
         /// A pending box: where it was made (``Box/site``), and when.
         typealias Entry = (site: SourceSite?, born: ContinuousClock.Instant)
 
-        let lock = SpinLock()
-        /// The pending boxes not reported as pending too long.
-        @exclusivity(unchecked) var entries: [ObjectIdentifier: Entry] = [:]
-        /// The pending boxes reported already: the timer looks only at `entries`.
-        @exclusivity(unchecked) var reported: [ObjectIdentifier: Entry] = [:]
-        /// The long-pending threshold, and its timer while there is one.
-        @exclusivity(unchecked) var threshold: Duration? = nil
-        @exclusivity(unchecked) var timer: DispatchSourceTimer? = nil
-        /// Whether the timer is set to fire; when not, the next box added sets it.
-        @exclusivity(unchecked) var timerSet = false
+        struct State {
+            /// The pending boxes not reported as pending too long.
+            var entries: [ObjectIdentifier: Entry] = [:]
+            /// The pending boxes reported already: the timer looks only at `entries`.
+            var reported: [ObjectIdentifier: Entry] = [:]
+            /// The long-pending threshold, and its timer while there is one.
+            var threshold: Duration? = nil
+            var timer: TimerSource? = nil
+            /// Whether the timer is set to fire; when not, the next box added sets it.
+            var timerSet = false
+        }
+
+        let state = Lock(State())
 
         /// Lists `box`, a pending box being made (from its `init`, before anyone can seal it).
         @usableFromInline
         func add<R>(_ box: Box<R>) {
-            let born = ContinuousClock.now
-            lock.lock()
-            entries[ObjectIdentifier(box)] = (box.site, born)
-            if !timerSet, let threshold { setTimer(after: threshold) }
-            lock.unlock()
+            let entry = (box.site, ContinuousClock.now)
+            let id = ObjectIdentifier(box)
+            state.withLock { state in
+                state.entries[id] = entry
+                if !state.timerSet, let threshold = state.threshold { state.setTimer(after: threshold) }
+            }
         }
 
         /// Drops `box`: it has left `pending`, or is being freed.
         @usableFromInline
         func remove(_ box: AnyBox) {
-            lock.lock()
-            if entries.removeValue(forKey: ObjectIdentifier(box)) == nil {
-                reported.removeValue(forKey: ObjectIdentifier(box))
+            let id = ObjectIdentifier(box)
+            state.withLock { state in
+                if state.entries.removeValue(forKey: id) == nil {
+                    state.reported.removeValue(forKey: id)
+                }
             }
-            lock.unlock()
         }
     }
 #endif

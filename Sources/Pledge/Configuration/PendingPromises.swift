@@ -52,9 +52,7 @@ public func pendingPromises() -> [PendingPromise] {
     extension PendingRegistry {
         /// The pending boxes, oldest first.
         func list() -> [PendingPromise] {
-            lock.lock()
-            let all = Array(entries.values) + Array(reported.values)
-            lock.unlock()
+            let all = state.withLock { Array($0.entries.values) + Array($0.reported.values) }
             // Read after the lock, so that no entry is younger than `now`.
             let now = ContinuousClock.now
             return all.sorted { $0.born < $1.born }.map {
@@ -66,34 +64,26 @@ public func pendingPromises() -> [PendingPromise] {
         /// old at once; or stops (`nil`), dropping the timer. Called under conf's lock, so that
         /// the threshold conf holds is always the one watched.
         func watch(_ threshold: Duration?) {
-            let timer = threshold.map { _ in DispatchSource.makeTimerSource(queue: .global(qos: .utility)) }
-            timer?.setEventHandler { [self] in
+            let timer = threshold.map { _ in TimerSource(DispatchSource.makeTimerSource(queue: .global(qos: .utility)))
+            }
+            timer?.source.setEventHandler { [self] in
                 for event in reportDue(at: .now) { conf.log(event) }
             }
-            lock.lock()
-            let old = self.timer
-            self.threshold = threshold
-            self.timer = timer
-            timerSet = false
-            if let timer {
-                // The first scan at once, for the boxes already that old. Activated here: an
-                // inactive source may not be released.
-                timer.schedule(deadline: .now())
-                timer.activate()
-                timerSet = true
+            let old = state.withLock { state in
+                let old = state.timer
+                state.threshold = threshold
+                state.timer = timer
+                state.timerSet = false
+                if let timer {
+                    // The first scan at once, for the boxes already that old. Activated here: an
+                    // inactive source may not be released.
+                    timer.source.schedule(deadline: .now())
+                    timer.source.activate()
+                    state.timerSet = true
+                }
+                return old
             }
-            lock.unlock()
-            old?.cancel()
-        }
-
-        /// Sets the timer to fire `delay` from now, or later: the timer wakes at most every
-        /// sixteenth of the threshold and every millisecond, however many boxes come due. The
-        /// lock is held.
-        func setTimer(after delay: Duration) {
-            guard let threshold, let timer else { return }
-            let gap = max(threshold / 16, .milliseconds(1))
-            timer.schedule(deadline: .now() + TimerSpan(max(delay, gap)).interval)
-            timerSet = true
+            old?.source.cancel()
         }
 
         /// Moves the boxes pending for the threshold or longer at `now` to `reported`, and sets
@@ -102,29 +92,27 @@ public func pendingPromises() -> [PendingPromise] {
         /// - Returns: their ``LogEvent/longPending(site:age:)`` events, oldest first, for the
         ///   caller to log after the lock; none when reporting is off.
         func reportDue(at now: ContinuousClock.Instant) -> [LogEvent] {
-            var due: [(id: ObjectIdentifier, entry: Entry)] = []
-            lock.lock()
-            guard let threshold else {
-                lock.unlock()
-                return []
-            }
-            var next: Duration? = nil
-            for (id, entry) in entries {
-                let age = entry.born.duration(to: now)
-                if age >= threshold {
-                    due.append((id, entry))
-                } else {
-                    next = min(next ?? threshold, threshold - age)
+            let due: [Entry] = state.withLock { state in
+                guard let threshold = state.threshold else { return [] }
+                var due: [(id: ObjectIdentifier, entry: Entry)] = []
+                var next: Duration? = nil
+                for (id, entry) in state.entries {
+                    let age = entry.born.duration(to: now)
+                    if age >= threshold {
+                        due.append((id, entry))
+                    } else {
+                        next = min(next ?? threshold, threshold - age)
+                    }
                 }
+                for (id, entry) in due {
+                    state.entries[id] = nil
+                    state.reported[id] = entry
+                }
+                state.timerSet = false
+                if let next { state.setTimer(after: next) }
+                return due.map(\.entry)
             }
-            for (id, entry) in due {
-                entries[id] = nil
-                reported[id] = entry
-            }
-            timerSet = false
-            if let next { setTimer(after: next) }
-            lock.unlock()
-            return due.map(\.entry).sorted { $0.born < $1.born }.map {
+            return due.sorted { $0.born < $1.born }.map {
                 .longPending(site: CreationSite(recorded: $0.site), age: $0.born.duration(to: now))
             }
         }
@@ -132,9 +120,18 @@ public func pendingPromises() -> [PendingPromise] {
         /// Whether the long-pending timer exists (none while reporting is off), and whether it is
         /// set to fire (not while nothing is left to report); for tests.
         var timerState: (exists: Bool, isSet: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (timer != nil, timerSet)
+            state.withLock { ($0.timer != nil, $0.timerSet) }
+        }
+    }
+
+    extension PendingRegistry.State {
+        /// Sets the timer to fire `delay` from now, or later: the timer wakes at most every
+        /// sixteenth of the threshold and every millisecond, however many boxes come due.
+        mutating func setTimer(after delay: Duration) {
+            guard let threshold, let timer else { return }
+            let gap = max(threshold / 16, .milliseconds(1))
+            timer.source.schedule(deadline: .now() + TimerSpan(max(delay, gap)).interval)
+            timerSet = true
         }
     }
 #endif

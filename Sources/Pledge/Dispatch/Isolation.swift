@@ -149,7 +149,7 @@ enum ActorLanes {
         let known = table.withLock { $0.lanes[id].flatMap { $0.actor === actor ? $0 : nil } }
         if let known { return (known.lane, known.waiting) }
         // A new tag, taken outside this table's lock; one that loses a race is never used.
-        let tag = ThreadState.takeTag()
+        let tag = ThreadRun.takeTag()
         // Reading a weak reference takes a count on a live actor. Those counts are let go after
         // the lock: the last one runs the actor's `deinit`, user code.
         var alive: [any Actor] = []

@@ -29,7 +29,12 @@ extension Guarantee {
         _ body: @escaping @Sendable (@escaping @Sendable (T) -> Void) -> Void,
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
-        let box = LazyBox<T>(site: (file, line)) { box in body(GuaranteeSealer(box).resolve) }
+        let box = EmptyBox<Result<T, Error>>(
+            site: (file, line),
+            lazy: { box in
+                // The box hands itself over: it is this very box.
+                body(GuaranteeSealer(box as! EmptyBox<Result<T, Error>>).resolve)
+            })
         return Guarantee(box: box)
     }
 }

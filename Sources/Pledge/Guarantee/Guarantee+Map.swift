@@ -32,9 +32,10 @@ extension Guarantee {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Void
     ) -> Guarantee<Void> {
-        Guarantee<Void>(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Guarantee<Void>(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
+                executor, MapOperation(body)))
     }
 
     /// Looks at the value without changing it.
@@ -60,9 +61,10 @@ extension Guarantee {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Void
     ) -> Guarantee<T> {
-        Guarantee<T>(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Guarantee<T>(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), GetOperation(synchronous(body))))
+                executor, GetOperation(body)))
     }
 
     /// Transforms the value.
@@ -93,8 +95,9 @@ extension Guarantee {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> U
     ) -> Guarantee<U> {
-        Guarantee<U>(
-            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Guarantee<U>(
+            box: _chain(executor, MapOperation(body)))
     }
 
     /// Continues with the guarantee `body` returns.
@@ -122,8 +125,9 @@ extension Guarantee {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) -> Guarantee<U>
     ) -> Guarantee<U> {
-        Guarantee<U>(
-            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), ThenOperation(synchronous(body)))
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Guarantee<U>(
+            box: _chain(executor, ThenOperation(body))
         )
     }
 

@@ -34,9 +34,9 @@ extension Guarantee where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> U
     ) -> Guarantee<[U]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[U]>(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in $0.map(transform) }))
+            box: _chain(executor, MapOperation { [transform] in $0.map(transform) }))
     }
 
     /// Transforms every element into a sequence and concatenates the results.
@@ -70,9 +70,9 @@ extension Guarantee where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> U
     ) -> Guarantee<[U.Iterator.Element]> where U.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[U.Iterator.Element]>(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in $0.flatMap(transform) }))
+            box: _chain(executor, MapOperation { [transform] in $0.flatMap(transform) }))
     }
 
     /// Transforms every element and keeps the non-`nil` results.
@@ -106,9 +106,9 @@ extension Guarantee where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> U?
     ) -> Guarantee<[U]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[U]>(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in $0.compactMap(transform) }))
+            box: _chain(executor, MapOperation { [transform] in $0.compactMap(transform) }))
     }
 
     /// Starts a guarantee for every element and waits for all of them.
@@ -143,10 +143,10 @@ extension Guarantee where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> Guarantee<U>
     ) -> Guarantee<[U]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[U]>(
             box: _chain(
-                executor, ThenOperation { [transform = synchronous(transform)] in when(guarantees: $0.map(transform)) })
+                executor, ThenOperation { [transform] in when(guarantees: $0.map(transform)) })
         )
     }
 
@@ -220,9 +220,9 @@ extension Guarantee where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ isIncluded: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> Bool
     ) -> Guarantee<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: isIncluded.isolation)
+        let (executor, isIncluded) = Executor.placed(isIncluded, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[T.Iterator.Element]>(
-            box: _chain(executor, MapOperation { [isIncluded = synchronous(isIncluded)] in $0.filter(isIncluded) }))
+            box: _chain(executor, MapOperation { [isIncluded] in $0.filter(isIncluded) }))
     }
 
     /// Sorts the elements with `areInIncreasingOrder`.
@@ -258,11 +258,12 @@ extension Guarantee where T: Sequence {
         @_inheritActorContext _ areInIncreasingOrder:
             @escaping @isolated(any) @Sendable (T.Iterator.Element, T.Iterator.Element) -> Bool
     ) -> Guarantee<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: areInIncreasingOrder.isolation)
+        let (executor, areInIncreasingOrder) = Executor.placed(
+            areInIncreasingOrder, otherwise: conf.Q.map, flags: flags)
         return Guarantee<[T.Iterator.Element]>(
             box: _chain(
                 executor,
-                MapOperation { [areInIncreasingOrder = synchronous(areInIncreasingOrder)] in
+                MapOperation { [areInIncreasingOrder] in
                     $0.sorted(by: areInIncreasingOrder)
                 }))
     }

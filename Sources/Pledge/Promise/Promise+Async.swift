@@ -27,7 +27,7 @@ extension Promise {
                     cancelChain(from: box, .dependentWithdrawn)
                     return
                 }
-                box.attach(Handler(waiter, for: box))
+                box.attach(waiter)
                 // A cancellation that came between `suspend` and `attach` could not detach it.
                 if waiter.isFinished { cancelChain(from: box, .dependentCancelled(waiter)) }
             }

@@ -28,14 +28,17 @@ extension Promise {
     public static func lazy(
         _ body: @escaping @Sendable (Resolver<T>) throws -> Void, file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
-        let box = LazyBox<T>(site: (file, line)) { box in
-            let resolver = Resolver(box)
-            do {
-                try body(resolver)
-            } catch {
-                resolver.reject(error)
-            }
-        }
+        let box = EmptyBox<Result<T, Error>>(
+            site: (file, line),
+            lazy: { box in
+                // The box hands itself over: it is this very box.
+                let resolver = Resolver(box as! EmptyBox<Result<T, Error>>)
+                do {
+                    try body(resolver)
+                } catch {
+                    resolver.reject(error)
+                }
+            })
         return Promise(box: box)
     }
 }

@@ -63,11 +63,12 @@ public final class Promise<T: Sendable>: Thenable, CatchMixin {
             // A guarantee's box is not shared: it must never be cancelled through this promise.
             let box = EmptyBox<Result<T, Error>>(site: source.site)
             self.box = box
-            source.attach(Handler(sealing: box, for: source))
+            source.attach(sealing: box)
         } else {
             let box = EmptyBox<Result<T, Error>>(site: (file, line))
             self.box = box
-            bridge.pipe { box.resolve($0) }
+            let producer = ForeignProducer(box)
+            bridge.pipe { producer.resolve($0) }
         }
     }
 

@@ -31,11 +31,13 @@ public final class Resolver<T: Sendable>: Sendable {
     }
 
     /// Inlinable so that client code frees a resolver that never left its function (an object
-    /// the optimiser keeps on the stack) without a call through the runtime.
+    /// the optimiser keeps on the stack) without a call through the runtime. A promise whose
+    /// resolver goes unresolved can only be cancelled from then on (see ``EmptyBox/orphan()``).
     @inlinable
     deinit {
         if box.isPending {
             conf.log(.pendingPromiseDeallocated(site: box.creationSite))
+            box.orphan()
         }
     }
 

@@ -1,14 +1,6 @@
 import CPledgeThreadLocal
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One unit of work for a thread's run.
 @usableFromInline
 enum Work {
@@ -17,170 +9,45 @@ enum Work {
     /// Run the handlers of this lane (the thread's own, or an actor's it attached for) of this
     /// firing box (see ``HandlerList``).
     case help(AnyBox, lane: UInt64)
-    /// Run an operation a dispatcher called back inline while the thread was nested too deep.
+    /// Run an operation: a lazy body, or one a dispatcher called back inline while the thread was
+    /// nested too deep.
     case call(() -> Work?)
 }
 
-/// What the engine keeps per thread: the work of its runs, how deep they nest, and the thread's
-/// tag, the lane of the handlers it attaches (see ``HandlerList``). It lives at a fixed address
-/// from the thread's first run to its exit, passed around as ``ThreadRun`` (no reference count).
+/// The engine's entry points into this thread's runs.
 ///
-/// A *run* is one loop over the thread's work, which every path that runs handlers goes through.
+/// A *run* is one loop over a thread's work, which every path that runs handlers goes through.
 /// Handlers never run the handlers of the boxes they seal: they hand the box back and the loop
 /// fires it, so a chain of any length resolves in constant stack. A resolver called in a handler
 /// nests a run; past ``maximumNesting`` nested runs, new work is left to the innermost running
-/// loop, which runs it once the current work returns (`wait()` first, ``ThreadRun/runLeftWork()``):
-/// chains linked through resolvers or `pipe(to:)` do not grow the stack either.
-@usableFromInline
-struct ThreadState {
-    /// A number no other thread or actor has ever had; never 0.
-    @usableFromInline let tag: UInt64
-    /// How many runs may nest on one thread before new work is left to the running loop.
-    @usableFromInline let maximumNesting = 16
-    /// How many runs are active on this thread, one inside another.
-    @usableFromInline var depth = 0
-    /// Work of the active runs, last first; each run owns what is above its start.
-    @usableFromInline var stack: [Work] = []
-    /// Work left to the innermost running loop by code nested too deep.
-    @usableFromInline var deferred: [Work] = []
-    /// Objects waiting to be released iteratively (see ``ThreadRun/release(_:)``), and whether
-    /// the loop that releases them runs.
-    @usableFromInline var parked: [Any] = []
-    @usableFromInline var releasing = false
-    /// Inputs of cancelled fan-ins left to this thread's cancel loops, and how many loops run.
-    @usableFromInline var cancelledInputs: [(AnyBox, CancelReason)] = []
-    @usableFromInline var cancelLoops = 0
-
-    @usableFromInline
-    init(tag: UInt64) {
-        self.tag = tag
-    }
-}
-
-/// The address of this thread's ``ThreadState``: what the engine passes around.
+/// loop, which runs it once the current work returns (`wait()` first, ``runLeftWork()``): chains
+/// linked through resolvers, `pipe(to:)` or lazy bodies do not grow the stack either.
 ///
-/// Safety: the state is allocated by `makeCurrent` and freed by the thread's exit destructor,
-/// after which none of the thread's code runs. Only its own thread uses it, each access one
-/// short statement, so accesses never overlap.
+/// A run keeps its own work in a local array. What is shared between the runs of a thread lives
+/// in C thread-locals (its tag, the nesting depth, counters) and, for the rare cases that need
+/// lists (work left by code nested too deep, objects parked for release, cancelled fan-ins'
+/// inputs), in the thread's ``ThreadState``.
 @usableFromInline
-typealias ThreadRun = UnsafeMutablePointer<ThreadState>
+enum ThreadRun {
+    /// How many runs may nest on one thread before new work is left to the running loop.
+    static let maximumNesting = 16
 
-extension UnsafeMutablePointer where Pointee == ThreadState {
-    /// This thread's state, made on first use and freed when the thread exits.
+    /// The calling thread's tag: its lane, for the handlers it attaches. A number no other thread
+    /// or actor has ever had; never 0. A thread keeps it for life, even in exit handlers that run
+    /// after Pledge's: the handlers it attached before are still in its lane.
     @inlinable
-    static var current: ThreadRun {
-        guard let pointer = pledge_get_thread_run_state() else { return makeCurrent() }
-        return pointer.assumingMemoryBound(to: ThreadState.self)
+    static var tag: UInt64 {
+        let tag = pledge_get_thread_tag()
+        return tag != 0 ? UInt64(tag) : newTag()
     }
 
     @usableFromInline
-    static func makeCurrent() -> ThreadRun {
-        // A thread keeps its tag for life, even when an exit handler that runs after Pledge's
-        // makes its state again: the handlers it attached before are still in its lane.
-        var tag = UInt64(pledge_get_thread_tag())
-        if tag == 0 {
-            tag = ThreadState.takeTag()
-            pledge_set_thread_tag(CUnsignedLongLong(tag))
-        }
-        let state = ThreadRun.allocate(capacity: 1)
-        state.initialize(to: ThreadState(tag: tag))
-        pthread_setspecific(threadExitKey, state)
-        pledge_set_thread_run_state(state)
-        return state
+    static func newTag() -> UInt64 {
+        let tag = takeTag()
+        pledge_set_thread_tag(CUnsignedLongLong(tag))
+        return tag
     }
 
-    /// Runs `work` and everything it leads to before returning; or, when the thread is nested
-    /// too deep, leaves it to the innermost running loop.
-    @inlinable
-    static func run(_ work: consuming Work) {
-        let thread = current
-        guard thread.pointee.depth < thread.pointee.maximumNesting else { return thread.pointee.deferred.append(work) }
-        thread.start(work)
-    }
-
-    /// Starts a run with `first`, however deep the thread is nested, and does everything it
-    /// leads to: for work that nests only as deep as the code calling it (the body of a block
-    /// Pledge dispatched, an operator applied at once to a settled promise), which computes
-    /// `first` by calling user code, outside the run.
-    @inlinable
-    func start(_ first: consuming Work?) {
-        pointee.depth += 1
-        let base = pointee.stack.count
-        var next = first
-        while true {
-            if !pointee.deferred.isEmpty {
-                // Left by nested code that would have run inside the work just done: next.
-                if let work = next.take() { pointee.stack.append(work) }
-                pointee.stack.append(contentsOf: pointee.deferred.reversed())
-                pointee.deferred.removeAll(keepingCapacity: true)
-            }
-            if case .none = next, pointee.stack.count > base { next = pointee.stack.popLast() }
-            guard let work = next.take() else { break }
-            let mark = pointee.stack.count
-            switch consume work {
-            case .fire(let box): next = box.fire(on: self, helping: nil)
-            case .help(let box, let lane): next = box.fire(on: self, helping: lane)
-            case .call(let body): next = body()
-            }
-            // What the work scheduled beyond `next` runs after next's own cascade, in the order it
-            // was scheduled: depth first.
-            if pointee.stack.count - mark > 1 { pointee.stack[mark...].reverse() }
-        }
-        pointee.depth -= 1
-    }
-
-    /// Schedules `work` in the current run, after the work running now: for the firing loop
-    /// (``AnyBox/fire(on:helping:)``), which runs inside the run; everything else hands its work
-    /// back instead.
-    @inlinable
-    func schedule(_ work: Work) {
-        pointee.stack.append(work)
-    }
-
-    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
-    /// for code about to block the thread, since that work may be what it waits for.
-    @usableFromInline
-    static func runLeftWork() {
-        let thread = current
-        guard !thread.pointee.deferred.isEmpty else { return }
-        thread.start(nil)
-    }
-
-    /// Releases `item` (the handlers of a box freed unresolved, or an operation they held) now,
-    /// or, when this thread is releasing already, right after: each handler owns the rest of its
-    /// chain, so releasing a long abandoned chain recursively would run a `deinit` per link on
-    /// the stack.
-    @usableFromInline
-    static func release(_ item: consuming Any) {
-        let thread = current
-        thread.pointee.parked.append(item)
-        guard !thread.pointee.releasing else { return }
-        thread.pointee.releasing = true
-        // Each item is released at the end of its iteration; that may park more.
-        while let item = thread.pointee.parked.popLast() { _ = item }
-        thread.pointee.releasing = false
-    }
-}
-
-/// The key whose destructor frees a thread's ``ThreadState`` as the thread exits (the state is
-/// read through a C thread-local variable, one load, and found here only to be freed).
-let threadExitKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { pointer in
-        // Pledge code that a later exit handler runs makes a new state, which this frees.
-        pledge_set_thread_run_state(nil)
-        #if canImport(Darwin)
-            let state = pointer.assumingMemoryBound(to: ThreadState.self)
-        #else
-            guard let state = pointer?.assumingMemoryBound(to: ThreadState.self) else { return }
-        #endif
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-    return key
-}()
-
-extension ThreadState {
     /// The next tag to hand out.
     static let nextTag = Atomic<UInt64>(1)
 
@@ -189,4 +56,141 @@ extension ThreadState {
     static func takeTag() -> UInt64 {
         nextTag.wrappingAdd(1, ordering: .relaxed).oldValue
     }
+
+    /// Runs `work` and everything it leads to before returning; or, when the thread is nested
+    /// too deep, leaves it to the innermost running loop.
+    @usableFromInline
+    static func run(_ work: consuming Work) {
+        guard pledge_get_thread_depth() < maximumNesting else {
+            ThreadState.current.deferred.append(work)
+            pledge_set_thread_waiting(pledge_get_thread_waiting() + 1)
+            return
+        }
+        loop(work)
+    }
+
+    /// Starts a run with `first`, however deep the thread is nested, and does everything it
+    /// leads to: for work that nests only as deep as the code calling it (the body of a block
+    /// Pledge dispatched, an operator applied at once to a settled promise), which computes
+    /// `first` by calling user code, outside the run.
+    @usableFromInline
+    static func start(_ first: consuming Work?) {
+        loop(first)
+    }
+
+    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
+    /// for code about to block the thread, since that work may be what it waits for.
+    @usableFromInline
+    static func runLeftWork() {
+        if pledge_get_thread_waiting() > 0 { loop(nil) }
+    }
+
+    /// The loop of one run.
+    static func loop(_ first: consuming Work?) {
+        pledge_set_thread_depth(pledge_get_thread_depth() + 1)
+        var stack: [Work] = []
+        var next = first
+        while true {
+            if pledge_get_thread_waiting() > 0 {
+                // Left by nested code that would have run inside the work just done: next.
+                if let work = next.take() { stack.append(work) }
+                stack.append(contentsOf: ThreadState.current.takeDeferred().reversed())
+            }
+            if case .none = next { next = stack.popLast() }
+            guard let work = next.take() else { break }
+            let mark = stack.count
+            switch consume work {
+            case .fire(let box): next = box.fire(helping: nil, scheduling: &stack)
+            case .help(let box, let lane): next = box.fire(helping: lane, scheduling: &stack)
+            case .call(let body): next = body()
+            }
+            // What the work scheduled beyond `next` runs after next's own cascade, in the order it
+            // was scheduled: depth first.
+            if stack.count - mark > 1 { stack[mark...].reverse() }
+        }
+        pledge_set_thread_depth(pledge_get_thread_depth() - 1)
+    }
+
+    /// Releases `item` (the handlers of a box freed unresolved, an operation they held, an
+    /// upstream) now, or, when this thread is releasing already, right after: each may own the
+    /// rest of a chain, so releasing a long abandoned chain recursively would run a `deinit` per
+    /// link on the stack.
+    @usableFromInline
+    static func release(_ item: consuming Any) {
+        guard pledge_get_thread_releasing() == 0 else { return ThreadState.current.parked.append(item) }
+        pledge_set_thread_releasing(1)
+        _ = consume item
+        // What releasing it parked, and so on, each released at the end of its iteration.
+        let thread = ThreadState.current
+        while let parked = thread.takeParked() { _ = parked }
+        pledge_set_thread_releasing(0)
+    }
+}
+
+/// The lists a thread's runs share, for the rare cases that need them (see ``ThreadRun``). Made
+/// on first use and released as the thread exits; never shared with another thread, so it is
+/// not `Sendable`.
+final class ThreadState {
+    /// Work left to the innermost running loop by code nested too deep; counted in the
+    /// thread-local `pledge_thread_waiting`, so that the loop looks here only when some is left.
+    var deferred: [Work] = []
+    /// Objects waiting to be released iteratively (see ``ThreadRun/release(_:)``).
+    var parked: [Any] = []
+    /// Inputs of cancelled fan-ins left to this thread's cancel loops (see ``cancelChain(from:_:)``);
+    /// counted in the thread-local `pledge_thread_cancelled_inputs`.
+    var cancelledInputs: [(AnyBox, CancelReason)] = []
+
+    init() {}
+
+    /// This thread's state, made on first use.
+    static var current: ThreadState {
+        // Safety: a non-null pointer is the retained `ThreadState` that `makeCurrent` installed
+        // on this thread; only the thread's exit handler releases it, after which none of its
+        // code reads the pointer again (the exit handler clears it first).
+        if let raw = unsafe pledge_get_thread_run_state() {
+            return unsafe Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    static func makeCurrent() -> ThreadState {
+        let state = ThreadState()
+        // Safety: the retain taken here is the one `pledge_release_thread_run_state` gives back.
+        unsafe pledge_install_thread_run_state(Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    /// The work left to the running loop, which takes it all.
+    func takeDeferred() -> [Work] {
+        var taken: [Work] = []
+        swap(&taken, &deferred)
+        pledge_set_thread_waiting(0)
+        return taken
+    }
+
+    /// The last object parked for release, if any.
+    func takeParked() -> Any? {
+        parked.popLast()
+    }
+
+    /// Leaves a cancelled fan-in's input to this thread's innermost cancel loop.
+    func leave(_ input: (AnyBox, CancelReason)) {
+        cancelledInputs.append(input)
+        pledge_set_thread_cancelled_inputs(pledge_get_thread_cancelled_inputs() + 1)
+    }
+
+    /// The input of a cancelled fan-in left last (see ``cancelChain(from:_:)``); called only
+    /// when one is left.
+    func takeCancelledInput() -> (AnyBox?, CancelReason) {
+        pledge_set_thread_cancelled_inputs(pledge_get_thread_cancelled_inputs() - 1)
+        guard let (input, reason) = cancelledInputs.popLast() else { return (nil, .cancelled) }
+        return (input, reason)
+    }
+}
+
+/// Gives back the retain `ThreadState.makeCurrent` took, as the thread exits (called from C).
+@_cdecl("pledge_release_thread_run_state")
+func releaseThreadState(_ raw: UnsafeMutableRawPointer) {
+    // Safety: `raw` is the pointer `makeCurrent` installed, handed over once by its exit handler.
+    unsafe Unmanaged<ThreadState>.fromOpaque(raw).release()
 }

@@ -35,9 +35,10 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> Void
     ) -> Promise<Void> {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), MapOperation(synchronous(body))))
+                executor, MapOperation(body)))
     }
 
     /// Looks at the value without changing it: `body` runs with it and the result is fulfilled
@@ -69,9 +70,10 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> Void
     ) -> Promise<T> {
-        Promise(
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.return, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.return, flags: flags, isolation: body.isolation), GetOperation(synchronous(body))))
+                executor, GetOperation(body)))
     }
 
     /// Looks at the result, fulfilled or rejected, without changing it.
@@ -102,8 +104,9 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (Result<T, Error>) -> Void
     ) -> Promise<T> {
-        Promise(
-            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), TapOperation(synchronous(body))))
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Promise(
+            box: _chain(executor, TapOperation(body)))
     }
 }
 
@@ -155,7 +158,7 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    func acts(on result: Result<Value, Error>) -> Bool { true }
+    var acting: Acting { .everything }
 
     @inlinable
     mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {

@@ -36,9 +36,10 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T) throws -> U
     ) -> Promise<U> {
-        Promise(
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: transform.isolation), MapOperation(synchronous(transform))
+                executor, MapOperation(transform)
             ))
     }
 
@@ -69,10 +70,11 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T) throws -> U?
     ) -> Promise<U> {
-        Promise(
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
+        return Promise(
             box: _chain(
-                Executor(conf.Q.map, flags: flags, isolation: transform.isolation),
-                CompactMapOperation(synchronous(transform))))
+                executor,
+                CompactMapOperation(transform)))
     }
 
     /// Discards the value: the result is fulfilled with `Void` when this thenable is fulfilled

@@ -36,9 +36,9 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) throws -> U
     ) -> Promise<[U]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Promise(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in try $0.map(transform) }))
+            box: _chain(executor, MapOperation { [transform] in try $0.map(transform) }))
     }
 
     /// Transforms every element into a sequence and concatenates the results.
@@ -73,9 +73,9 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) throws -> U
     ) -> Promise<[U.Iterator.Element]> where U.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Promise(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in try $0.flatMap(transform) }))
+            box: _chain(executor, MapOperation { [transform] in try $0.flatMap(transform) }))
     }
 
     /// Transforms every element and keeps the non-`nil` results.
@@ -110,9 +110,9 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) throws -> U?
     ) -> Promise<[U]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Promise(
-            box: _chain(executor, MapOperation { [transform = synchronous(transform)] in try $0.compactMap(transform) })
+            box: _chain(executor, MapOperation { [transform] in try $0.compactMap(transform) })
         )
     }
 
@@ -150,11 +150,11 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) throws -> U
     ) -> Promise<[U.T]> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Promise(
             box: _chain(
                 executor,
-                ThenOperation { [transform = synchronous(transform)] in when(fulfilled: try $0.map(transform)) }))
+                ThenOperation { [transform] in when(fulfilled: try $0.map(transform)) }))
     }
 
     /// Starts a thenable of a sequence for every element, waits for all of them, and
@@ -191,11 +191,11 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (T.Iterator.Element) throws -> U
     ) -> Promise<[U.T.Iterator.Element]> where U.T: Sequence, U.T.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: transform.isolation)
+        let (executor, transform) = Executor.placed(transform, otherwise: conf.Q.map, flags: flags)
         return Promise(
             box: _chain(
                 executor,
-                ThenOperation { [transform = synchronous(transform)] in when(fulfilled: try $0.map(transform)) })
+                ThenOperation { [transform] in when(fulfilled: try $0.map(transform)) })
         )
         .map(on: nil) { $0.flatMap { $0 } }
     }
@@ -233,9 +233,9 @@ extension Thenable where T: Sequence {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ isIncluded: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> Bool
     ) -> Promise<[T.Iterator.Element]> where T.Iterator.Element: Sendable {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: isIncluded.isolation)
+        let (executor, isIncluded) = Executor.placed(isIncluded, otherwise: conf.Q.map, flags: flags)
         return Promise(
-            box: _chain(executor, MapOperation { [isIncluded = synchronous(isIncluded)] in $0.filter(isIncluded) }))
+            box: _chain(executor, MapOperation { [isIncluded] in $0.filter(isIncluded) }))
     }
 }
 
@@ -295,11 +295,11 @@ extension Thenable where T: Collection, T.Iterator.Element: Sendable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext where test: @escaping @isolated(any) @Sendable (T.Iterator.Element) -> Bool
     ) -> Promise<T.Iterator.Element> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: test.isolation)
+        let (executor, test) = Executor.placed(test, otherwise: conf.Q.map, flags: flags)
         return Promise(
             box: _chain(
                 executor,
-                MapOperation { [test = synchronous(test)] collection in
+                MapOperation { [test] collection in
                     guard let found = collection.first(where: test) else { throw PMKError.emptySequence }
                     return found
                 }))

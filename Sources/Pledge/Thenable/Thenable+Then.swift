@@ -41,8 +41,9 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (T) throws -> U
     ) -> Promise<U.T> {
-        Promise(
-            box: _chain(Executor(conf.Q.map, flags: flags, isolation: body.isolation), ThenOperation(synchronous(body)))
+        let (executor, body) = Executor.placed(body, otherwise: conf.Q.map, flags: flags)
+        return Promise(
+            box: _chain(executor, ThenOperation(body))
         )
     }
 }

@@ -41,11 +41,11 @@ extension Thenable {
         flags: DispatchWorkItemFlags? = nil,
         @_inheritActorContext _ isValid: @escaping @isolated(any) @Sendable (T) throws -> Bool
     ) -> Promise<T> {
-        let executor = Executor(conf.Q.map, flags: flags, isolation: isValid.isolation)
+        let (executor, isValid) = Executor.placed(isValid, otherwise: conf.Q.map, flags: flags)
         return Promise(
             box: _chain(
                 executor,
-                MapOperation { [isValid = synchronous(isValid)] value in
+                MapOperation { [isValid] value in
                     guard try isValid(value) else {
                         throw PMKError.validationFailed(String(describing: value), String(reflecting: T.self))
                     }

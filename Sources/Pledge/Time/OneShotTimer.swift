@@ -62,16 +62,14 @@ struct Waiter: Sendable {
 /// never fires); the time operators keep it in their state, which the handler holds in turn,
 /// and break that cycle by cancelling.
 final class OneShotTimer: Sendable {
-    private enum Alarm {
+    private enum Alarm: Sendable {
         /// A Dispatch timer source, configured in `init`.
-        case source(DispatchSourceTimer)
+        case source(TimerSource)
         /// A sleep on a clock, and the task that sleeps, once started.
         case sleep(@Sendable () async throws -> Void, task: LockedValue<Task<Void, Never>?>)
     }
 
-    // Safety: `DispatchSourceTimer` is thread-safe for `activate()` and `cancel()`, the only
-    // calls made on it once `init` has configured it.
-    private nonisolated(unsafe) let alarm: Alarm
+    private let alarm: Alarm
 
     /// The handler, until the timer fires or is cancelled, whichever takes it first. The alarm
     /// holds only this slot, so that cancelling need not wait for Dispatch to let go of it.
@@ -84,7 +82,7 @@ final class OneShotTimer: Sendable {
         let source = DispatchSource.makeTimerSource(queue: .global())
         source.schedule(deadline: .now() + .nanoseconds(span), repeating: .never)
         source.setEventHandler { slot.withLock { $0.take() }?() }
-        alarm = .source(source)
+        alarm = .source(TimerSource(source))
     }
 
     /// Makes an inactive timer that calls `handler` once `sleep` returns; call ``start()`` once to
@@ -97,8 +95,8 @@ final class OneShotTimer: Sendable {
     /// Arms the timer.
     func start() {
         switch alarm {
-        case .source(let source):
-            source.activate()
+        case .source(let timer):
+            timer.source.activate()
         case .sleep(let sleep, let task):
             let slot = handler
             let sleeper = Task {
@@ -117,9 +115,20 @@ final class OneShotTimer: Sendable {
     func cancel() {
         let dropped = handler.withLock { $0.take() }
         switch alarm {
-        case .source(let source): source.cancel()
+        case .source(let timer): timer.source.cancel()
         case .sleep(_, let task): task.withLock { $0 }?.cancel()
         }
         extendLifetime(dropped)
+    }
+}
+
+/// A Dispatch timer source, shared across threads.
+struct TimerSource: @unchecked Sendable {
+    // Safety: a Dispatch source is thread-safe for the calls made on it after it is configured:
+    // `activate()`, `schedule(deadline:)` and `cancel()`.
+    let source: DispatchSourceTimer
+
+    init(_ source: DispatchSourceTimer) {
+        self.source = source
     }
 }

@@ -18,7 +18,7 @@ import Testing
 
         let work = fanIn.pull()
         let handedBackNoWork = work == nil
-        ThreadRun.current.start(work)
+        ThreadRun.start(work)
 
         #expect(handedBackNoWork)
         #expect(pulled == 0)
@@ -35,7 +35,7 @@ import Testing
         }
         let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2, site: (#fileID, #line))
 
-        ThreadRun.current.start(fanIn.pull())
+        ThreadRun.start(fanIn.pull())
 
         #expect(pulled == 2)
         // Settled, so that no resolver is released unresolved (which would be logged).

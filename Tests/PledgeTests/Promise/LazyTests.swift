@@ -367,3 +367,22 @@ extension ConfigurationTests {
         }
     }
 }
+
+extension LazyTests {
+    /// A lazy body starts inside the attachment that needs it; a chain of lazy promises, each
+    /// piping the one before in its body, starts them from the thread's run loop, so that its
+    /// length does not grow the stack.
+    @Test func aChainOfFiftyThousandLazyPromisesEachPipingThePreviousKeepsTheStackFlat() {
+        let value = Locked<Int?>(nil)
+        let finished = onASmallStack {
+            var last = Promise<Int>.value(0)
+            for _ in 0..<50_000 {
+                let previous = last
+                last = Promise.lazy { seal in previous.pipe { seal.resolve($0.map { $0 + 1 }) } }
+            }
+            last.pipe { value.value = try? $0.get() }
+        }
+        #expect(finished)
+        #expect(value.value == 50_000)
+    }
+}
