@@ -1,0 +1,4 @@
+import Testing
+@testable import PledgeRandomTester
+
+@Test func placeholder() {}
