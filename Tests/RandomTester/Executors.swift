@@ -53,18 +53,21 @@ enum Executors {
         }
     }
 
-    /// Waits until the work each executor has already been handed has run (the main queue and
-    /// the actor too), so that a handler run late or twice shows before the round is checked.
-    static func drain() {
-        serialQueue.sync {}
-        concurrentQueue.sync(flags: .barrier) {}
-        dispatcherQueue.sync(flags: .barrier) {}
-        PMKConfiguration.defaultQueue.sync {}
+    /// Waits until the work each executor had been handed has run (the main queue and the actor
+    /// too), so that a handler that runs late or twice shows before the round is checked.
+    /// `false` if one has not drained by `end`.
+    static func drain(until end: ContinuousClock.Instant) -> Bool {
         let done = DispatchSemaphore(value: 0)
+        serialQueue.async { done.signal() }
+        concurrentQueue.async(flags: .barrier) { done.signal() }
+        dispatcherQueue.async(flags: .barrier) { done.signal() }
+        PMKConfiguration.defaultQueue.async { done.signal() }
         DispatchQueue.main.async { done.signal() }
-        done.wait()
         Task { @TesterActor in done.signal() }
-        done.wait()
+        for _ in 0..<6 {
+            guard done.wait(timeout: .now() + .nanoseconds(nanoseconds(until: end))) == .success else { return false }
+        }
+        return true
     }
 }
 

@@ -102,6 +102,9 @@ final class Interpreter: @unchecked Sendable {
             made = makeSource(source, node, build)
         case .operation(let operation, let input, let executor):
             guard let input = handle(input) else { return "its input is not held" }
+            if let returned = operation.returnedNode, handle(returned) == nil {
+                return "n\(returned), which its closure returns, is not held"
+            }
             made = input.attach(operation, on: executor, build).map { ($0, nil) }
         case .combinator(let combinator, let inputs):
             let handles = inputs.compactMap(handle)
@@ -110,6 +113,8 @@ final class Interpreter: @unchecked Sendable {
         case .retry(let attempts, let script, let backoff):
             made = (makeRetry(attempts: attempts, script: script, backoffMilliseconds: backoff, build), nil)
         }
+        // A late node's returned node may be dropped by another thread between the check and here.
+        if made == nil, node.isLate { return "a node it needs was dropped meanwhile" }
         guard let made, made.handle.form == node.form, made.handle.type == node.type else {
             lock.withLock { mismatches.append(node.id) }
             return "the interpreter cannot make it (a tester bug)"
