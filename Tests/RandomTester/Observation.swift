@@ -12,4 +12,9 @@ struct Observation: Sendable {
 
     func outcome(_ node: NodeID) -> Outcome? { outcomes[node] }
     func runCount(_ node: NodeID) -> Int { runs[node]?.count ?? 0 }
+
+    /// Whether `other` saw the same states and the same number of closure calls.
+    func isSame(as other: Observation) -> Bool {
+        outcomes == other.outcomes && made == other.made && runs.mapValues(\.count) == other.runs.mapValues(\.count)
+    }
 }
