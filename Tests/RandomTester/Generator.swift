@@ -20,7 +20,7 @@ struct Generator<E: Entropy> {
             addBuildNode()
         }
         var threads = [[Action]](repeating: [], count: threadCount)
-        for _ in 0..<(2 + entropy.below(10)) {
+        for _ in 0..<(3 + entropy.below(14)) {
             let thread = entropy.below(threadCount)
             threads[thread] += actions()
         }
@@ -56,7 +56,9 @@ struct Generator<E: Entropy> {
             addSource()
         } else if roll < 80 {
             let inputs = nodes.filter { !$0.isLate && $0.form != .marker }
-            guard let input = entropy.pick(inputs), let (operation, type, form) = operation(on: input) else { return }
+            // Half the time one of the last few nodes, so that chains grow long.
+            let recent = entropy.chance(1, in: 2) ? Array(inputs.suffix(3)) : inputs
+            guard let input = entropy.pick(recent), let (operation, type, form) = operation(on: input) else { return }
             add(type, form, .operation(operation, input: input.id, on: executor()))
         } else if roll < 96 {
             addCombinator()
@@ -102,9 +104,12 @@ struct Generator<E: Entropy> {
         case 9: add(.void, .guarantee, .source(.after(milliseconds: entropy.below(3))))
         default:
             let guarantee = entropy.chance(1, in: 3)
-            let awaited = entropy.pick(guarantee ? candidates(.guarantee, .int) : intThenables().filter {
-                nodes[$0].form != .foreign
-            })
+            let awaited = entropy.pick(
+                guarantee
+                    ? candidates(.guarantee, .int)
+                    : intThenables().filter {
+                        nodes[$0].form != .foreign
+                    })
             let body: TaskBody
             switch entropy.below(3) {
             case 0: body = .value(number())
@@ -153,7 +158,10 @@ struct Generator<E: Entropy> {
         case 2: return (.compactMap(add: number(), returnsNil: entropy.chance(1, in: 4)), .int, .promise)
         case 3, 4: return (.then(returned(.int)), .int, .promise)
         case 5: return (.done(fail: entropy.chance(1, in: 5) ? number() : nil), .void, .promise)
-        case 6: return (entropy.chance(1, in: 2) ? .get(fail: entropy.chance(1, in: 5) ? number() : nil) : .tap, type, .promise)
+        case 6:
+            return (
+                entropy.chance(1, in: 2) ? .get(fail: entropy.chance(1, in: 5) ? number() : nil) : .tap, type, .promise
+            )
         case 7: return (.validate(passes: entropy.chance(3, in: 4)), type, .promise)
         case 8: return (.asVoid, .void, .promise)
         default:
@@ -221,14 +229,39 @@ struct Generator<E: Entropy> {
             let range = shape == .array ? 0...3 : (shape == .tuple || void ? 2...2 : 2...3)
             guard let inputs = inputs(.guarantee, void ? .void : .int, range) else { return }
             let type: ValueType = void ? .void : (shape == .tuple ? .pair : .list)
-            add(type, .guarantee, .combinator(.whenGuarantees(void && shape == .tuple ? .array : shape), inputs: inputs))
+            add(
+                type, .guarantee, .combinator(.whenGuarantees(void && shape == .tuple ? .array : shape), inputs: inputs)
+            )
         case 6, 7:
             let variadic = entropy.chance(1, in: 2)
             guard let inputs = inputs(form, .int, variadic ? 2...2 : 1...3) else { return }
-            add(.int, guarantees && variadic ? .guarantee : .promise, .combinator(.race(variadic: variadic), inputs: inputs))
+            add(
+                .int, guarantees && variadic ? .guarantee : .promise,
+                .combinator(.race(variadic: variadic), inputs: inputs))
         default:
             guard let inputs = inputs(form, .int, 1...3) else { return }
             add(.int, .promise, .combinator(.raceFulfilled, inputs: inputs))
+        }
+    }
+
+    /// Whether a `cancel()` of `id` stays clear of the known bugs the options avoid: with
+    /// ``KnownBug/cancelFollowerOfUncancellable`` avoided, no node that follows a guarantee or a
+    /// foreign thenable, nor anything made from one, is cancelled.
+    private func mayCancel(_ id: NodeID) -> Bool {
+        guard options.avoiding.contains(.cancelFollowerOfUncancellable) else { return true }
+        return !followsUncancellable(id)
+    }
+
+    private func followsUncancellable(_ id: NodeID) -> Bool {
+        switch nodes[id].origin {
+        case .operation(let operation, let input, _):
+            if let followed = operation.returnedNode, nodes[followed].form != .promise { return true }
+            if case .ensureThen = operation { return true }
+            return followsUncancellable(input)
+        case .combinator(_, let inputs):
+            return inputs.contains(where: followsUncancellable)
+        case .source, .retry:
+            return false
         }
     }
 
@@ -242,7 +275,7 @@ struct Generator<E: Entropy> {
             if source.form == .guarantee || entropy.chance(2, in: 3) { return [.fulfill(source.id, number())] }
             return [.reject(source.id, number())]
         case 3, 4:
-            guard let target = entropy.pick(built.filter(\.isCancellable)) else { return [] }
+            guard let target = entropy.pick(built.filter { $0.isCancellable && mayCancel($0.id) }) else { return [] }
             return [.cancel(target.id)]
         case 5, 6:
             guard let target = entropy.pick(built) else { return [] }
@@ -257,7 +290,7 @@ struct Generator<E: Entropy> {
             else { return [] }
             let late = add(type, form, .operation(operation, input: input.id, on: executor()), late: true)
             var actions: [Action] = [.attach(late)]
-            if nodes[late].isCancellable, entropy.chance(1, in: 3) { actions.append(.cancel(late)) }
+            if nodes[late].isCancellable, mayCancel(late), entropy.chance(1, in: 3) { actions.append(.cancel(late)) }
             if entropy.chance(1, in: 4) { actions.append(.dropNode(late)) }
             return actions
         }

@@ -9,7 +9,8 @@ extension Model {
             expected.outcomes?.insert(.cancelled)
             if !isTask(node) { expected.runs = 0...expected.runs.upperBound }
             if case .operation(let operation, let input, _) = node.origin, operation.isCleanup,
-                options.cleanupRunsOnCancellation, observed.outcome(id)?.isSettled == true
+                options.cleanupRunsOnCancellation,
+                observed.outcome(id)?.isSettled == true
                     || observed.outcome(input)?.isSettled == true
             {
                 expected.runs = 1...1

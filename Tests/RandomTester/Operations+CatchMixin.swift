@@ -52,7 +52,10 @@ extension PromiseHandle {
         let kind = self.kind
         switch returned {
         case .value(let number):
-            let body: @Sendable (Error) throws -> Promise<T> = { report($0); return .value(kind.make(number)) }
+            let body: @Sendable (Error) throws -> Promise<T> = {
+                report($0)
+                return .value(kind.make(number))
+            }
             return PromiseHandle(recoverWithThenable(promise, on: executor, policy: policy, body), kind)
         case .rejection(let id):
             let body: @Sendable (Error) throws -> Promise<T> = {
@@ -68,13 +71,22 @@ extension PromiseHandle {
             return PromiseHandle(recoverWithThenable(promise, on: executor, policy: policy, body), kind)
         case .node(let node):
             if let other = build.promise(node, kind) {
-                let body: @Sendable (Error) throws -> Promise<T> = { report($0); return other }
+                let body: @Sendable (Error) throws -> Promise<T> = {
+                    report($0)
+                    return other
+                }
                 return PromiseHandle(recoverWithThenable(promise, on: executor, policy: policy, body), kind)
             } else if let other = build.guarantee(node, kind) {
-                let body: @Sendable (Error) throws -> Guarantee<T> = { report($0); return other }
+                let body: @Sendable (Error) throws -> Guarantee<T> = {
+                    report($0)
+                    return other
+                }
                 return PromiseHandle(recoverWithThenable(promise, on: executor, policy: policy, body), kind)
             } else if let other = build.foreign(node), let ints = promise as? Promise<Int> {
-                let body: @Sendable (Error) throws -> ForeignThenable = { report($0); return other }
+                let body: @Sendable (Error) throws -> ForeignThenable = {
+                    report($0)
+                    return other
+                }
                 return PromiseHandle<Int>(recoverWithThenable(ints, on: executor, policy: policy, body), .int)
             }
             return nil

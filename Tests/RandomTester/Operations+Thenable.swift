@@ -89,10 +89,17 @@ private func then<P: Thenable>(
     @Sendable func report(_ value: P.T) { build.ran(.fulfilled(kind.model(value)), on: executor) }
     switch returned {
     case .value(let number):
-        return PromiseHandle(then(input, on: executor) { report($0); return Promise.value(number) }, .int)
+        return PromiseHandle(
+            then(input, on: executor) {
+                report($0)
+                return Promise.value(number)
+            }, .int)
     case .rejection(let id):
         return PromiseHandle(
-            then(input, on: executor) { report($0); return Promise<Int>(error: TesterError(id: id)) }, .int)
+            then(input, on: executor) {
+                report($0)
+                return Promise<Int>(error: TesterError(id: id))
+            }, .int)
     case .throw(let id):
         let body: @Sendable (P.T) throws -> Promise<Int> = {
             report($0)
@@ -101,11 +108,23 @@ private func then<P: Thenable>(
         return PromiseHandle(then(input, on: executor, body), .int)
     case .node(let node):
         if let promise = build.promise(node, .int) {
-            return PromiseHandle(then(input, on: executor) { report($0); return promise }, .int)
+            return PromiseHandle(
+                then(input, on: executor) {
+                    report($0)
+                    return promise
+                }, .int)
         } else if let guarantee = build.guarantee(node, .int) {
-            return PromiseHandle(then(input, on: executor) { report($0); return guarantee }, .int)
+            return PromiseHandle(
+                then(input, on: executor) {
+                    report($0)
+                    return guarantee
+                }, .int)
         } else if let foreign = build.foreign(node) {
-            return PromiseHandle(then(input, on: executor) { report($0); return foreign }, .int)
+            return PromiseHandle(
+                then(input, on: executor) {
+                    report($0)
+                    return foreign
+                }, .int)
         }
         return nil
     }

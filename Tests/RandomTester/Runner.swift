@@ -38,7 +38,8 @@ public enum RandomTester {
         bytes: [UInt8], options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
         var generator = Generator(ByteEntropy(bytes), options: options)
-        return run(generator.program(origin: "fuzz input of \(bytes.count) bytes"), options: options, deadline: deadline)
+        return run(
+            generator.program(origin: "fuzz input of \(bytes.count) bytes"), options: options, deadline: deadline)
     }
 
     static func run(_ program: Program, options: ModelOptions, deadline: Duration) -> RoundReport {
@@ -62,9 +63,13 @@ public enum RandomTester {
             }
         }
         var trace = Trace.render(program, played: interpreter.recorder.allPlayed)
-        trace += "\n// ended: " + observed.outcomes.sorted { $0.key < $1.key }.map { "n\($0.key) \($0.value)" }
+        trace +=
+            "\n// ended: "
+            + observed.outcomes.sorted { $0.key < $1.key }.map { "n\($0.key) \($0.value)" }
             .joined(separator: ", ")
-        trace += "\n// closures ran: " + observed.runs.sorted { $0.key < $1.key }.map { "n\($0.key) ×\($0.value.count)" }
+        trace +=
+            "\n// closures ran: "
+            + observed.runs.sorted { $0.key < $1.key }.map { "n\($0.key) ×\($0.value.count)" }
             .joined(separator: ", ")
         return RoundReport(origin: program.origin, findings: findings, trace: trace)
     }

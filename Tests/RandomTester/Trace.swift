@@ -7,7 +7,9 @@ enum Trace {
         for node in shown where !node.isLate {
             lines.append(declaration(node))
         }
-        if shown.count < program.nodes.count { lines.insert("// … \(program.nodes.count - 6) nodes like these …", at: 4) }
+        if shown.count < program.nodes.count {
+            lines.insert("// … \(program.nodes.count - 6) nodes like these …", at: 4)
+        }
         for (thread, actions) in program.threads.enumerated() {
             lines.append("// thread \(thread + 1):")
             for (index, action) in actions.enumerated() {
@@ -89,7 +91,8 @@ enum Trace {
             switch body {
             case .value(let value): return "\(type)(task: { \(value) })"
             case .fail(let id):
-                return node.form == .guarantee ? "\(type)(task: { \(id) })" : "\(type)(task: { throw TesterError(\(id)) })"
+                return node.form == .guarantee
+                    ? "\(type)(task: { \(id) })" : "\(type)(task: { throw TesterError(\(id)) })"
             case .await(let awaited, let add): return "\(type)(task: { try await n\(awaited).async() + \(add) })"
             }
         }
@@ -140,11 +143,13 @@ enum Trace {
         case .asVoid: return "asVoid()"
         case .timeout(let milliseconds): return "timeout(\(milliseconds.map { ".milliseconds(\($0))" } ?? ".never"))"
         case .recover(let value, let allErrors):
-            return call("recover", "policy: .\(allErrors ? "allErrors" : "allErrorsExceptCancellation"), ", "_",
+            return call(
+                "recover", "policy: .\(allErrors ? "allErrors" : "allErrorsExceptCancellation"), ", "_",
                 returned(value, "Promise"))
         case .recoverGuarantee(let value): return call("recover", "", "_", returned(value, "Guarantee"))
         case .ensure: return call("ensure", "", "", "")
-        case .ensureThen(let value): return call("ensureThen", "", "", returned(value, "Guarantee") + "  // Guarantee()")
+        case .ensureThen(let value):
+            return call("ensureThen", "", "", returned(value, "Guarantee") + "  // Guarantee()")
         case .catch(let allErrors):
             return call("catch", "policy: .\(allErrors ? "allErrors" : "allErrorsExceptCancellation"), ", "_", "")
         case .finally: return call("finally", "", "", "")
