@@ -69,6 +69,22 @@ let package = Package(
             dependencies: ["PledgeBenchmarks"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The seed-reproducible random tester of the public API: a generator, an interpreter,
+        // a reference model and a checker (Tests/RandomTester/README.md). A library, so that the
+        // fixed-seed tests and the libFuzzer entry point (Fuzz/RandomTester) drive the same code.
+        .target(
+            name: "PledgeRandomTester",
+            dependencies: ["Pledge"],
+            path: "Tests/RandomTester",
+            exclude: ["README.md"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "RandomTesterTests",
+            dependencies: ["PledgeRandomTester"],
+            path: "Tests/RandomTesterTests",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "PledgeBenchmarks",
             dependencies: ["Pledge"],

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The tester's settings from the environment, so that CI and a person replaying a seed use the
+/// same test: `PLEDGE_RANDOM_SEEDS` (`0..<500`, `7,42` or `3`), `PLEDGE_RANDOM_AVOID` (`none`,
+/// or a comma-separated list of ``KnownBug`` raw values; all of them by default),
+/// `PLEDGE_RANDOM_CLEANUP=1` (expect cleanup closures to run on cancellation too) and
+/// `PLEDGE_RANDOM_DEADLINE` (seconds a round may take; 20 by default), `PLEDGE_RANDOM_VERBOSE=1`.
+public struct Settings: Sendable {
+    public var seeds: [UInt64]
+    public var options: ModelOptions
+    public var deadline: Duration
+    /// `PLEDGE_RANDOM_VERBOSE=1`: print every round's trace, passing or not.
+    public var verbose: Bool
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, defaultSeeds: Range<UInt64>) {
+        seeds = Self.seeds(environment["PLEDGE_RANDOM_SEEDS"]) ?? Array(defaultSeeds)
+        options = .today
+        if let avoid = environment["PLEDGE_RANDOM_AVOID"] {
+            options.avoiding = Set(avoid.split(separator: ",").compactMap { KnownBug(rawValue: String($0)) })
+        }
+        options.cleanupRunsOnCancellation = environment["PLEDGE_RANDOM_CLEANUP"] == "1"
+        verbose = environment["PLEDGE_RANDOM_VERBOSE"] == "1"
+        deadline = .seconds(Int(environment["PLEDGE_RANDOM_DEADLINE"] ?? "") ?? 20)
+    }
+
+    private static func seeds(_ text: String?) -> [UInt64]? {
+        guard let text, !text.isEmpty else { return nil }
+        if let range = text.range(of: "..<") {
+            guard let low = UInt64(text[..<range.lowerBound]), let high = UInt64(text[range.upperBound...]) else {
+                return nil
+            }
+            return Array(low..<max(low, high))
+        }
+        let list = text.split(separator: ",").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        return list.isEmpty ? nil : list
+    }
+}
