@@ -101,8 +101,13 @@ struct Model {
     private func computeMayBeCancelled(_ node: Node) -> Bool {
         if cancelCalled.contains(node.id) { return true }
         guard node.form == .promise, let dependents = dependents[node.id], !dependents.isEmpty else { return false }
+        // A timeout's timer runs on its own: when it fires before a dependent made after the
+        // timeout attaches, nothing else depends on the node yet, and it is cancelled then.
+        let firstTimeout = dependents.filter { $0.release == .whenCancelled && mayHaveTimedOut($0.dependent) }
+            .map(\.dependent).min()
         return dependents.allSatisfy { dependency in
             if dependency.late { return true }
+            if let firstTimeout, dependency.dependent > firstTimeout { return true }
             switch dependency.release {
             case .never: return false
             case .uncertain: return true

@@ -219,7 +219,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
         #endif
         super.init()
         #if DEBUG
-            if outcome == .pending { conf.pending.add(self) }
+            if outcome == .pending { conf.pending.record(self, .made(site)) }
         #endif
     }
 
@@ -233,7 +233,7 @@ class Box<R>: AnyBox, @unchecked Sendable {
     /// the thread of tag `thread`, or says what its caller must do instead (see ``Attachment``).
     /// Runs no handler and no user code.
     @usableFromInline
-    func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
+    func store(_ handler: Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
 }
 
 /// What the caller of ``Box/store(_:lane:thread:)`` must do next, once every lock is dropped.
@@ -308,7 +308,7 @@ extension Box {
     @usableFromInline
     final func complete(_ attachment: consuming Attachment, lane: UInt64) {
         switch attachment {
-        case .run(let handler): ThreadRun.start(handler.receive(from: self))
+        case .run(let handler): ThreadRun.run(handler.receive(from: self), deferrable: false)
         case let other: if let work = due(other, lane: lane) { ThreadRun.run(work) }
         }
     }

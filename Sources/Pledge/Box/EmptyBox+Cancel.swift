@@ -51,7 +51,7 @@ extension AnyBox.Core {
         var withdrawn: Handler? = nil
         /// Whether the box was cancelled, and, if so, the rest.
         var cancelled = false
-        var work: Sealed? = nil
+        var fires = false
         var hooks: [@Sendable () -> Void]? = nil
         var upstream: AnyBox? = nil
         /// A lazy box's body, released unrun.
@@ -101,8 +101,8 @@ extension AnyBox.Core {
         // Cancelled: it reads no failure of its own, so it is never reported unobserved.
         state = .pending(waiting)
         let sealed = settle(unobserved: nil)
-        step.hooks = sealed.hooks
-        step.work = sealed
+        step.hooks = sealed?.hooks
+        step.fires = sealed?.fires ?? false
         return step
     }
 }
@@ -122,12 +122,12 @@ extension EmptyBox {
         step.withdrawn?.abandon(by: ObjectIdentifier(self))
         guard step.cancelled else { return nil }
         #if DEBUG
-            conf.pending.remove(self)
+            conf.pending.record(self, .ended)
         #endif
         // A lazy body that owns the rest of a chain frees it from a loop.
         if let body = step.body { ThreadRun.release(body) }
         for hook in step.hooks ?? [] { hook() }
-        if let work = step.work?.work(for: self) { ThreadRun.run(work) }
+        if step.fires { ThreadRun.run(.fire(self)) }
         return step.upstream
     }
 

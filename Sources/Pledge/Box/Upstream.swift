@@ -49,3 +49,48 @@ extension Optional where Wrapped == Upstream {
         return box
     }
 }
+
+extension EmptyBox {
+    /// This box's producer is gone (its resolver, the box it waits on, …): nothing can resolve it
+    /// now but a cancellation. Its dependents are told, so that their references to it become
+    /// weak and an abandoned chain is freed as soon as nobody holds it (see ``Upstream``).
+    @usableFromInline
+    final func orphan() {
+        let dependents = core.withLock { $0.orphan() }
+        for handler in dependents { handler.orphaned(self) }
+    }
+
+    /// Keeps only a weak reference to `upstream`, which nothing can resolve any more but a
+    /// cancellation, if this box still depends on it (see ``Upstream``).
+    @usableFromInline
+    final func weaken(_ upstream: AnyBox) {
+        let strong = core.withLock { $0.upstream.weaken(upstream) }
+        // After the lock, from a loop: it may be the last reference to `upstream`.
+        if let strong { ThreadRun.release(strong) }
+    }
+}
+
+extension AnyBox.Core {
+    /// Marks a pending box orphaned (see ``Link``) and hands back its handlers, to be told.
+    mutating func orphan() -> [Handler] {
+        guard !orphaned else { return [] }
+        switch exchange(&state, with: .settled) {
+        case .pending(let waiting):
+            orphaned = true
+            switch consume waiting {
+            case .none:
+                state = .pending(.none)
+                return []
+            case .one(let handler):
+                state = .pending(.one(handler))
+                return [handler]
+            case .many(let list):
+                state = .pending(.many(list))
+                return list.handlers
+            }
+        case let other:
+            state = other
+            return []
+        }
+    }
+}

@@ -238,7 +238,7 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .failure(policy) }
+    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     mutating func run(_ result: Result<Next.T, Error>, into box: ChainedBox<Self>) -> Work? {
@@ -272,7 +272,9 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .failure(.allErrors) }
+    func acts(on result: Result<Value, Error>) -> Bool {
+        if case .failure = result { true } else { false }
+    }
 
     @inlinable
     mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
@@ -304,7 +306,7 @@ struct RecoverVoidOperation: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .failure(policy) }
+    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     mutating func output(for result: Result<Void, Error>) -> Result<Void, Error> {
@@ -337,7 +339,7 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .everything }
+    func acts(on result: Result<Value, Error>) -> Bool { true }
 
     @inlinable
     mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
@@ -364,7 +366,7 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .everything }
+    func acts(on result: Result<Value, Error>) -> Bool { true }
 
     @inlinable
     mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {

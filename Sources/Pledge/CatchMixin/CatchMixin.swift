@@ -86,7 +86,7 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .failure(policy) }
+    func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
 
     @inlinable
     mutating func output(for result: Result<Input, Error>) -> Result<Void, Error> {

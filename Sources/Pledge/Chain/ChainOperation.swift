@@ -11,11 +11,10 @@ protocol ChainOperation: Sendable {
     /// (if it were, it would reject with ``PMKError/cancelled`` rather than trap).
     mutating func discard()
 
-    /// Which results ``run(_:into:)`` calls user code for. Only those go to the operator's
-    /// executor; the others (a rejection reaching `map`, a fulfilment reaching `catch`) pass
-    /// through inline, without dispatching. By default, a fulfilment. Read once, as the
-    /// operator's box is made.
-    var acting: Acting { get }
+    /// Whether ``run(_:into:)`` calls user code for `result`. Only such results go to the
+    /// operator's executor; the others (a rejection reaching `map`, a fulfilment reaching
+    /// `catch`) pass through inline, without dispatching. By default, a fulfilment.
+    func acts(on result: Result<Input, Error>) -> Bool
 
     /// Resolves `box` for `result`: seals it, or makes it follow another thenable. Takes the
     /// user's closure out of the operation to call it, so that it goes once it has run.
@@ -27,42 +26,16 @@ protocol ChainOperation: Sendable {
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>>
 }
 
-/// Which results an operation calls user code for (see ``ChainOperation/acting``).
-@usableFromInline
-enum Acting: Sendable {
-    /// A fulfilment: `map`, `then`, `done`, …
-    case fulfilment
-    /// A failure the policy accepts: `catch`, `recover`.
-    case failure(CatchPolicy)
-    /// Every result: `ensure`, `tap`, …
-    case everything
-
-    /// Whether the operation calls user code for `result`.
-    @inlinable
-    func acts<T>(on result: Result<T, Error>) -> Bool {
-        switch self {
-        case .fulfilment: if case .success = result { true } else { false }
-        case .failure(let policy): policy.accepts(result)
-        case .everything: true
-        }
-    }
-}
-
 extension ChainOperation {
     @inlinable
-    var acting: Acting { .fulfilment }
-
-    /// Runs the operation, then discards what is left of it, in one mutation of the operation.
-    @inlinable
-    mutating func runOnce(_ result: Result<Input, Error>, into box: ChainedBox<Self>) -> Work? {
-        defer { discard() }
-        return run(result, into: box)
+    func acts(on result: Result<Input, Error>) -> Bool {
+        if case .success = result { true } else { false }
     }
 
     @inlinable
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
         let box = ChainedBox(self, on: .inline, after: source, linked: false)
-        ThreadRun.start(box.operate(source.result()))
+        ThreadRun.run(box.operate(source.result()), deferrable: false)
         return box
     }
 }
@@ -71,7 +44,7 @@ extension ChainOperation {
 /// …), as opposed to one that follows another thenable (`then`, `recover`).
 @usableFromInline
 protocol ValueOperation: ChainOperation {
-    /// The output for `result`, running user code when ``ChainOperation/acting`` says so.
+    /// The output for `result`, running user code when ``ChainOperation/acts(on:)`` says so.
     mutating func output(for result: Result<Input, Error>) -> Result<Output, Error>
 }
 

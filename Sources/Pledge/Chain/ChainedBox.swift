@@ -60,10 +60,6 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @usableFromInline
     let executor: Executor
 
-    /// Which results the operation calls user code for, read from it once.
-    @usableFromInline
-    let acting: Acting
-
     /// The box of `operation` applied to `source`'s result, linked to `source` as its upstream
     /// when `linked`; its promise was made where `source`'s was (see ``Box/site``).
     @inlinable
@@ -71,23 +67,21 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     {
         self.operation = operation
         self.executor = executor
-        acting = operation.acting
         super.init(site: source.site, upstream: linked ? .strong(source) : nil)
     }
 
     /// The input arrived. Inline, or when the operation does not act on it, the operation runs
-    /// now and this returns the work it made due; the upstream goes when the box seals or follows.
-    /// Otherwise the box forgets its upstream (sealed, it may go) and the executor's block runs
-    /// the operation in a run of its own.
+    /// now and this returns the work it made due; otherwise the executor's block runs the
+    /// operation in a run of its own. Either way the upstream, sealed, goes when the box seals or
+    /// follows.
     @inlinable
     func receive(from source: Box<Result<Operation.Input, Error>>) -> Work? {
         let input = source.result()
         let queue: DispatchQueue
         switch executor {
-        case .queue(let target) where acting.acts(on: input):
+        case .queue(let target) where operation.acts(on: input):
             queue = target
-        case .custom(let custom) where acting.acts(on: input):
-            unlink()
+        case .custom(let custom) where operation.acts(on: input):
             // A dispatcher may call the body at once, inside this run: past the nesting limit,
             // the operation is left to the running loop, so the stack stays bounded.
             custom.dispatch(
@@ -97,7 +91,6 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         default:
             return operate(input)
         }
-        unlink()
         #if DEBUG
             ledger?.work(1)
         #endif
@@ -105,7 +98,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
             #if DEBUG
                 self.ledger?.work(-1)
             #endif
-            ThreadRun.start(self.operate(input))
+            ThreadRun.run(self.operate(input), deferrable: false)
         }
         return nil
     }
@@ -115,11 +108,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
-        guard isPending else {
-            operation.discard()
-            return nil
-        }
-        return operation.runOnce(input, into: self)
+        let work = isPending ? operation.run(input, into: self) : nil
+        operation.discard()
+        return work
     }
 
     /// The input is freed unresolved, or took this box's handler back because this box was

@@ -164,7 +164,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             state.inputs = [:]
             return (alive, ownsSource)
         }
-        if ownsSource { ThreadRun.start(pull()) }
+        if ownsSource { ThreadRun.run(pull(), deferrable: false) }
         for (input, receiver) in inputs { cancelInput(input, of: receiver) }
     }
 
@@ -296,7 +296,7 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
                 let core: FanInCore<Mode> = self
                 input.pipe { result in
                     if once.claim() {
-                        ThreadRun.start(core.deliver(result, at: index))
+                        ThreadRun.run(core.deliver(result, at: index), deferrable: false)
                     }
                 }
             }
@@ -330,7 +330,7 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
     // Weakly: the fan-in keeps the box, which keeps the hook.
     let core: FanInCore<Mode> = fanIn
     fanIn.box.addCancelHook { [weak core] in core?.cancelInputs() }
-    ThreadRun.start(fanIn.pull())
+    ThreadRun.run(fanIn.pull(), deferrable: false)
     return fanIn.box
 }
 

@@ -298,24 +298,27 @@ private func writeAll(toDescriptor descriptor: Int32, _ bytes: ArraySlice<UInt8>
 
         let state = Lock(State())
 
-        /// Lists `box`, a pending box being made (from its `init`, before anyone can seal it).
+        /// What happened to a box the registry is told of.
         @usableFromInline
-        func add<R>(_ box: Box<R>) {
-            let entry = (box.site, ContinuousClock.now)
-            let id = ObjectIdentifier(box)
-            state.withLock { state in
-                state.entries[id] = entry
-                if !state.timerSet, let threshold = state.threshold { state.setTimer(after: threshold) }
-            }
+        enum Change {
+            /// It is being made pending (from its `init`, before anyone can seal it), at `site`.
+            case made(SourceSite?)
+            /// It has left `pending`, or is being freed.
+            case ended
         }
 
-        /// Drops `box`: it has left `pending`, or is being freed.
+        /// Lists `box`, or drops it, as `change` says.
         @usableFromInline
-        func remove(_ box: AnyBox) {
+        func record(_ box: AnyBox, _ change: Change) {
             let id = ObjectIdentifier(box)
+            let born = ContinuousClock.now
             state.withLock { state in
-                if state.entries.removeValue(forKey: id) == nil {
-                    state.reported.removeValue(forKey: id)
+                switch change {
+                case .made(let site):
+                    state.entries[id] = (site, born)
+                    if !state.timerSet, let threshold = state.threshold { state.setTimer(after: threshold) }
+                case .ended:
+                    if state.entries.removeValue(forKey: id) == nil { state.reported.removeValue(forKey: id) }
                 }
             }
         }

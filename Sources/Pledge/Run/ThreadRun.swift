@@ -57,36 +57,21 @@ enum ThreadRun {
         nextTag.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
-    /// Runs `work` and everything it leads to before returning; or, when the thread is nested
-    /// too deep, leaves it to the innermost running loop.
+    /// Runs `first` and everything it leads to before returning, in a run of its own; or, when
+    /// the thread is nested too deep and `deferrable`, leaves it to the innermost running loop.
+    ///
+    /// Work that nests only as deep as the code calling it (the body of a block Pledge
+    /// dispatched, an operator applied at once to a settled promise, which computes `first` by
+    /// calling user code, outside the run) is not `deferrable`: it starts a run however deep.
     @usableFromInline
-    static func run(_ work: consuming Work) {
-        guard pledge_get_thread_depth() < maximumNesting else {
-            ThreadState.current.deferred.append(work)
-            pledge_set_thread_waiting(pledge_get_thread_waiting() + 1)
+    static func run(_ first: consuming Work?, deferrable: Bool = true) {
+        if deferrable, pledge_get_thread_depth() >= maximumNesting {
+            if let work = first.take() {
+                ThreadState.current.deferred.append(work)
+                pledge_set_thread_waiting(pledge_get_thread_waiting() + 1)
+            }
             return
         }
-        loop(work)
-    }
-
-    /// Starts a run with `first`, however deep the thread is nested, and does everything it
-    /// leads to: for work that nests only as deep as the code calling it (the body of a block
-    /// Pledge dispatched, an operator applied at once to a settled promise), which computes
-    /// `first` by calling user code, outside the run.
-    @usableFromInline
-    static func start(_ first: consuming Work?) {
-        loop(first)
-    }
-
-    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
-    /// for code about to block the thread, since that work may be what it waits for.
-    @usableFromInline
-    static func runLeftWork() {
-        if pledge_get_thread_waiting() > 0 { loop(nil) }
-    }
-
-    /// The loop of one run.
-    static func loop(_ first: consuming Work?) {
         pledge_set_thread_depth(pledge_get_thread_depth() + 1)
         var stack: [Work] = []
         var next = first
@@ -109,6 +94,13 @@ enum ThreadRun {
             if stack.count - mark > 1 { stack[mark...].reverse() }
         }
         pledge_set_thread_depth(pledge_get_thread_depth() - 1)
+    }
+
+    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
+    /// for code about to block the thread, since that work may be what it waits for.
+    @usableFromInline
+    static func runLeftWork() {
+        if pledge_get_thread_waiting() > 0 { run(nil, deferrable: false) }
     }
 
     /// Releases `item` (the handlers of a box freed unresolved, an operation they held, an

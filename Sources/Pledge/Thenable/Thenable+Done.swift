@@ -158,7 +158,7 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     mutating func discard() { body = nil }
 
     @inlinable
-    var acting: Acting { .everything }
+    func acts(on result: Result<Value, Error>) -> Bool { true }
 
     @inlinable
     mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {

@@ -18,7 +18,7 @@ import Testing
 
         let work = fanIn.pull()
         let handedBackNoWork = work == nil
-        ThreadRun.start(work)
+        ThreadRun.run(work, deferrable: false)
 
         #expect(handedBackNoWork)
         #expect(pulled == 0)
@@ -35,7 +35,7 @@ import Testing
         }
         let fanIn = FanIn<_, FanInValues<Int>>(source: iterator, limit: 2, site: (#fileID, #line))
 
-        ThreadRun.start(fanIn.pull())
+        ThreadRun.run(fanIn.pull(), deferrable: false)
 
         #expect(pulled == 2)
         // Settled, so that no resolver is released unresolved (which would be logged).

@@ -82,3 +82,66 @@ final class CustomExecutor: Sendable {
         self.dispatch = dispatch
     }
 }
+
+// The forms without `on:` take an `@isolated(any)` closure and call it synchronously where its
+// isolation says: a nonisolated closure anywhere, a main-actor one on the main queue, an actor's
+// inside the actor (see `ActorDispatcher`). Swift offers no checked way to do that (it calls an
+// `@isolated(any)` function only with `await`, since the caller may be off its executor), so
+// `placed` hands back the executor its isolation names together with the closure as a plain
+// function: no caller can run the one anywhere but on the other.
+//
+// Safety (each `unsafeBitCast` below): an `@isolated(any)` function has a plain function's
+// representation, its isolation kept in its context (`unsafeBitCast` traps if the sizes differ;
+// `IsolationErasureTests` checks the representation), and the plain function is handed out only
+// with the executor its isolation names.
+
+extension Executor {
+    /// The executor for `body`, where its isolation says (`queue` and `flags` when it has none),
+    /// and `body` as a plain function, to be called only through that executor.
+    @inlinable
+    static func placed<I, O>(
+        _ body: @escaping @isolated(any) @Sendable (I) throws -> O, otherwise queue: DispatchQueue?,
+        flags: DispatchWorkItemFlags?
+    ) -> (Executor, @Sendable (I) throws -> O) {
+        (
+            Executor(queue, flags: flags, isolation: body.isolation),
+            unsafe unsafeBitCast(body, to: (@Sendable (I) throws -> O).self)
+        )
+    }
+
+    /// ``placed(_:otherwise:flags:)-(_,_,_)`` for a closure that cannot throw.
+    @inlinable
+    static func placed<I, O>(
+        _ body: @escaping @isolated(any) @Sendable (I) -> O, otherwise queue: DispatchQueue?,
+        flags: DispatchWorkItemFlags?
+    ) -> (Executor, @Sendable (I) -> O) {
+        (
+            Executor(queue, flags: flags, isolation: body.isolation),
+            unsafe unsafeBitCast(body, to: (@Sendable (I) -> O).self)
+        )
+    }
+
+    /// ``placed(_:otherwise:flags:)-(_,_,_)`` for a closure of no argument.
+    @inlinable
+    static func placed<O>(
+        _ body: @escaping @isolated(any) @Sendable () -> O, otherwise queue: DispatchQueue?,
+        flags: DispatchWorkItemFlags?
+    ) -> (Executor, @Sendable () -> O) {
+        (
+            Executor(queue, flags: flags, isolation: body.isolation),
+            unsafe unsafeBitCast(body, to: (@Sendable () -> O).self)
+        )
+    }
+
+    /// ``placed(_:otherwise:flags:)-(_,_,_)`` for a closure of two arguments.
+    @inlinable
+    static func placed<A, B, O>(
+        _ body: @escaping @isolated(any) @Sendable (A, B) -> O, otherwise queue: DispatchQueue?,
+        flags: DispatchWorkItemFlags?
+    ) -> (Executor, @Sendable (A, B) -> O) {
+        (
+            Executor(queue, flags: flags, isolation: body.isolation),
+            unsafe unsafeBitCast(body, to: (@Sendable (A, B) -> O).self)
+        )
+    }
+}
