@@ -11,8 +11,8 @@ protocol Receiver<Input>: AnyObject, Sendable {
     /// `source`, the box this receiver was attached to, is sealed. Called once, never under a
     /// lock, inside a run (see ``ThreadRun``).
     ///
-    /// - Returns: the work this call made due (a box it sealed, to fire), which the run does
-    ///   next: no handler runs another box's handlers, so the stack does not grow with a chain.
+    /// - Returns: the work this call made due (a box it sealed, to fire), for the run to do: no
+    ///   handler runs another box's handlers, so the stack does not grow with a chain.
     func receive(from source: Box<Input>) -> Work?
 
     /// The box `source` will never call this receiver: it is being freed unresolved (called
@@ -21,8 +21,7 @@ protocol Receiver<Input>: AnyObject, Sendable {
     func abandon(from source: ObjectIdentifier)
 
     /// `source`, a promise this receiver depends on, can now be resolved only by a cancellation:
-    /// the receiver keeps only a weak reference to it (see ``Upstream``). By default it keeps
-    /// none.
+    /// keep at most a weak reference to it (see ``Upstream``). By default it keeps none.
     func upstreamOrphaned(_ source: AnyBox)
 }
 
@@ -34,10 +33,9 @@ extension Receiver {
 /// A receiver as a box stores it: the receiver, which is also the dependent that cancelling
 /// takes back (see ``CancelReason``), and the function that tells it what happened.
 ///
-/// One non-generic form, so that the engine's state needs no generic type. The function captures
-/// nothing and is made where the receiver's type is known: it runs fully specialised and casts
-/// the receiver and the box back to the types it was made for. Only ``Box/attach(_:lane:)`` and
-/// its siblings make handlers, each for the box it attaches to, so the casts cannot fail.
+/// Not generic, so the engine's state needs no generic type. `call` captures nothing and is made
+/// where the receiver's type is known, so it runs specialised; its casts cannot fail: only
+/// ``Box/attach(_:lane:)`` and its siblings make handlers, each for the box it attaches to.
 @usableFromInline
 struct Handler: Sendable {
     // `receiver` last: its spare bits then share a word that `Firing.runningFirst` leaves free,
@@ -92,21 +90,15 @@ struct Handler: Sendable {
     /// The box `source` is sealed: the receiver takes its result. (Calling `call` here, rather
     /// than at each call site, spares a retain and release of the receiver per handler.)
     @inlinable
-    func receive(from source: AnyBox) -> Work? {
-        call(receiver, .sealed(source))
-    }
+    func receive(from source: AnyBox) -> Work? { call(receiver, .sealed(source)) }
 
     /// The box `source` is freed unresolved: the receiver hears it will never be called.
     @inlinable
-    func abandon(by source: ObjectIdentifier) {
-        _ = call(receiver, .abandoned(by: source))
-    }
+    func abandon(by source: ObjectIdentifier) { _ = call(receiver, .abandoned(by: source)) }
 
     /// The box `source` can now be resolved only by a cancellation.
     @usableFromInline
-    func orphaned(_ source: AnyBox) {
-        _ = call(receiver, .orphaned(source))
-    }
+    func orphaned(_ source: AnyBox) { _ = call(receiver, .orphaned(source)) }
 }
 
 /// The root of every box: the one type a cancellation walks through, and a run fires, whatever
@@ -130,9 +122,7 @@ class AnyBox: @unchecked Sendable {
     }
 
     #if DEBUG
-        deinit {
-            ledger?.boxFreed()
-        }
+        deinit { ledger?.boxFreed() }
     #endif
 
     /// Whether a box is sealed, and how: the values of ``Box/outcome``.
@@ -143,8 +133,7 @@ class AnyBox: @unchecked Sendable {
         case fulfilled
         /// Sealed with ``Box/value``, a failure.
         case rejected
-        /// Sealed by a cancellation: the result is ``PMKError/cancelled``, whatever
-        /// ``Box/value`` holds.
+        /// Sealed by a cancellation: the result is ``PMKError/cancelled``, whatever `value` holds.
         case cancelled
     }
 
@@ -153,10 +142,9 @@ class AnyBox: @unchecked Sendable {
     @usableFromInline
     func cancel(_ reason: CancelReason) -> AnyBox? { nil }
 
-    /// Runs the handlers of this sealed box that the calling thread may run: every lane when it
-    /// sealed the box (`lane` is `nil`), only `lane`'s when it helps (see ``HandlerList``).
-    /// Returns the first work a handler made due, to do next; the rest goes on `later`, the
-    /// run's own work, to follow it.
+    /// Runs the handlers of this sealed box that this thread may run: every lane's if it sealed
+    /// the box (`lane` is `nil`), else `lane`'s (see ``HandlerList``). Returns the first work they
+    /// make due, to do next; the rest goes on `later`, the run's own work, in order.
     func fire(helping lane: UInt64?, scheduling later: inout [Work]) -> Work? { nil }
 }
 
@@ -164,13 +152,11 @@ class AnyBox: @unchecked Sendable {
 @usableFromInline
 typealias SourceSite = (file: StaticString, line: UInt)
 
-/// The abstract storage behind every promise and guarantee, generic over its result type `R`
-/// (`Result<T, Error>`, as in PromiseKit): a ``SealedBox`` is born with its result, an
-/// ``EmptyBox`` starts pending and is sealed exactly once.
+/// The storage behind every promise and guarantee, of result type `R` (`Result<T, Error>`): a
+/// ``SealedBox`` is born with its result, an ``EmptyBox`` starts pending and is sealed once.
 ///
-/// The result lives in `value`, a field of the bare type `R`, so that freeing a box of any type
-/// needs no generic type lookup. A pending box holds a placeholder there (a failure with
-/// `PMKError.cancelledError`), never handed out: ``result`` is read only once the box is sealed.
+/// The result is `value`, of the bare type `R`, so that freeing a box needs no generic type
+/// lookup. Until sealed it holds a placeholder (``PMKError/cancelledError``), never handed out.
 @usableFromInline
 class Box<R>: AnyBox, @unchecked Sendable {
     // Safety: `value` is written before the box is published (`SealedBox`), or once, under the
@@ -182,21 +168,18 @@ class Box<R>: AnyBox, @unchecked Sendable {
     @usableFromInline
     final var value: R
 
-    /// Whether the box is sealed, and how: ``Outcome``'s raw values. Written under an
-    /// ``EmptyBox``'s lock as it leaves `pending`, with release ordering, so that it may be read
-    /// without the lock.
+    /// Whether the box is sealed, and how. Written with release ordering, under an
+    /// ``EmptyBox``'s lock as it leaves `pending`, so that it may be read without the lock.
     @usableFromInline
     final let outcome: Atomic<Outcome>
 
     /// Whether this is a ``SealedBox``: born settled, so that an operator applied to it needs no
-    /// handler (see ``Thenable/_chain(_:_:)``). An ``EmptyBox`` that has settled takes its
-    /// handlers at once too, through ``store(_:lane:thread:)``.
+    /// handler (see ``Thenable/_chain(_:_:)``).
     @usableFromInline
     final let isSealedBox: Bool
 
     #if DEBUG
-        /// Where the promise this box backs was made, or the first one of its chain (see
-        /// ``CreationSite``).
+        /// Where this box's promise, or the first of its chain, was made (see ``CreationSite``).
         @usableFromInline
         final let site: SourceSite?
     #else
@@ -205,10 +188,9 @@ class Box<R>: AnyBox, @unchecked Sendable {
         final var site: SourceSite? { nil }
     #endif
 
-    /// A box holding `value`, sealed as `outcome` says or pending; `isSealedBox` says whether it
-    /// is a ``SealedBox``. `site` is where its promise was made (an operator's box: its input's
-    /// `site`); debug builds keep it, and list a pending box in ``pendingPromises()``. The boxes
-    /// Pledge makes for itself record a line of Pledge's, which ``creationSite`` hides.
+    /// A box holding `value`, sealed as `outcome` says or pending, for a promise made at `site`
+    /// (an operator's box: its input's). Debug builds keep `site` and list a pending box in
+    /// ``pendingPromises()``; ``creationSite`` hides the sites of boxes Pledge makes for itself.
     @inlinable
     init(value: R, isSealedBox: Bool, outcome: Outcome, site: SourceSite?) {
         self.value = value
@@ -223,17 +205,16 @@ class Box<R>: AnyBox, @unchecked Sendable {
         #endif
     }
 
-    /// Whether the box is sealed, so that ``result()`` may be read. Asking with `observing`
-    /// counts as seeing a failure it holds, as a handler receiving it does (see
-    /// ``LogEvent/unhandledRejection(_:site:)``).
+    /// Whether the box is sealed, so that ``result()`` may be read. With `observing`, a failure
+    /// it holds counts as seen, as by a handler (see ``LogEvent/unhandledRejection(_:site:)``).
     @usableFromInline
     func isSealed(observing: Bool) -> Bool { true }
 
-    /// Stores `handler` of lane `lane` (an actor's, or the attaching thread's tag), attached by
-    /// the thread of tag `thread`, or says what its caller must do instead (see ``Attachment``).
-    /// Runs no handler and no user code.
+    /// Stores `handler`, of lane `lane` (an actor's or the attaching thread's tag), attached by
+    /// thread `thread`, or says what its caller must do instead (see ``Attachment``). Runs no
+    /// handler and no user code.
     @usableFromInline
-    func store(_ handler: Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
+    func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
 }
 
 /// What the caller of ``Box/store(_:lane:thread:)`` must do next, once every lock is dropped.
@@ -241,10 +222,10 @@ class Box<R>: AnyBox, @unchecked Sendable {
 enum Attachment {
     /// Nothing: whoever fires the box runs the handler.
     case stored
-    /// Stored, but nothing can resolve the box any more but a cancellation: tell the handler, so
-    /// that its receiver keeps only a weak reference to the box (see ``Upstream``).
+    /// Stored, but only a cancellation can resolve the box now: tell the handler, so that its
+    /// receiver keeps only a weak reference to the box (see ``Upstream``).
     case storedOrphaned(Handler)
-    /// The box fires and nobody runs this thread's handlers of it: run them (``AnyBox/fire(on:helping:)``).
+    /// The box fires and nobody runs this thread's handlers: run them (``Work/help(_:lane:)``).
     case help
     /// The box has settled: call the handler, given back, now.
     case run(Handler)
@@ -261,27 +242,21 @@ extension Box {
 
     /// Whether the box is not sealed yet. Lock-free.
     @inlinable
-    final var isPending: Bool {
-        outcome.load(ordering: .acquiring) == .pending
-    }
+    final var isPending: Bool { outcome.load(ordering: .acquiring) == .pending }
 
-    /// Whether the box was cancelled, rather than rejected by its producer with a cancellation
-    /// error of its own. Lock-free.
+    /// Whether the box was cancelled, not rejected with a cancellation error by its producer.
     @inlinable
-    final var endedCancelled: Bool {
-        outcome.load(ordering: .acquiring) == .cancelled
-    }
+    final var endedCancelled: Bool { outcome.load(ordering: .acquiring) == .cancelled }
 
-    /// The box's state. Reading it with `observing` counts as seeing a failure it holds (see
-    /// ``isSealed(observing:)``).
+    /// The result if sealed, else `nil`; `observing` as in ``isSealed(observing:)``.
     @inlinable
     final func inspect<T>(observing: Bool) -> R? where R == Result<T, Error> {
         isSealed(observing: observing) ? result() : nil
     }
 
-    /// Attaches `receiver` from outside a run (an operator, `pipe(to:)`, a fan-in): it is called
-    /// once the box is sealed and its lane's earlier handlers have returned; at once, here, when
-    /// the box has settled. Its lane is `lane` (an actor's), else this thread's.
+    /// Attaches `receiver` from outside a run (an operator, `pipe(to:)`, a fan-in), in lane
+    /// `lane` (an actor's) or this thread's: it is called once the box is sealed and the lane's
+    /// earlier handlers have returned; here, at once, when the box has settled.
     @inlinable
     final func attach<Rc: Receiver>(_ receiver: Rc, lane: UInt64? = nil) where Rc.Input == R {
         let thread = ThreadRun.tag
@@ -291,8 +266,7 @@ extension Box {
         complete(attachment, lane: lane ?? thread)
     }
 
-    /// Attaches the handler that seals `box` with this box's result (see
-    /// ``Handler/init(sealing:for:)``), from outside a run.
+    /// Attaches, from outside a run, the handler that seals `box` (``Handler/init(sealing:for:)``).
     @inlinable
     final func attach<T>(sealing box: EmptyBox<R>) where R == Result<T, Error> {
         let thread = ThreadRun.tag
@@ -302,9 +276,8 @@ extension Box {
     }
 
     /// What ``attach(_:lane:)`` does when the handler was not just stored: a handler given back
-    /// runs now, and starts a run with the work it hands back; the rest is work for a run, which
-    /// nested too deep is left to the running loop (a lazy body may attach to another lazy
-    /// promise, whose body would otherwise start inside it).
+    /// runs now, then a run with its work however deep; other work nested too deep is left to the
+    /// running loop (a lazy body may attach to a lazy promise, whose body would start inside it).
     @usableFromInline
     final func complete(_ attachment: consuming Attachment, lane: UInt64) {
         switch attachment {
@@ -331,9 +304,8 @@ extension Box {
         }
     }
 
-    /// As ``attach(sealing:)``, from inside a run (an operation following the thenable its
-    /// closure returned): hands back the work (the handler's, or helping this box fire) instead
-    /// of starting a run.
+    /// As ``attach(sealing:)``, from inside a run (an operation following what its closure
+    /// returned): hands back the work instead of starting a run.
     @inlinable
     final func attachInRun<T>(sealing box: EmptyBox<R>) -> Work? where R == Result<T, Error> {
         let thread = ThreadRun.tag
@@ -353,8 +325,8 @@ extension Box {
         attach(PipeReceiver(body))
     }
 
-    /// Where the promise this box backs was made, as users see it; `nil` in release builds and
-    /// for promises Pledge made for itself.
+    /// Where this box's promise was made, as users see it; `nil` in release builds and for
+    /// promises Pledge made for itself.
     @usableFromInline
     final var creationSite: CreationSite? { CreationSite(recorded: site) }
 }
@@ -366,9 +338,7 @@ final class PipeReceiver<T: Sendable>: Receiver {
     let body: @Sendable (Result<T, Error>) -> Void
 
     @inlinable
-    init(_ body: @escaping @Sendable (Result<T, Error>) -> Void) {
-        self.body = body
-    }
+    init(_ body: @escaping @Sendable (Result<T, Error>) -> Void) { self.body = body }
 
     @inlinable
     func receive(from source: Box<Result<T, Error>>) -> Work? {
@@ -382,7 +352,7 @@ final class PipeReceiver<T: Sendable>: Receiver {
 
 extension PMKError {
     /// ``PMKError/cancelled`` as one `any Error` made once, so that reading a cancelled box
-    /// allocates nothing; also the placeholder a pending box holds, never handed out (see ``Box``).
+    /// allocates nothing; also the placeholder a pending box holds (see ``Box``).
     @usableFromInline
     static let cancelledError: any Error = PMKError.cancelled
 }

@@ -1,9 +1,5 @@
 import CPledgeThreadLocal
 
-// Cancelling: sealing a pending box with `PMKError.cancelled`, and deciding which boxes upstream
-// to cancel too, those whose every dependent is now cancelled, one box at a time from a loop,
-// one lock at a time.
-
 /// Why a box may be cancelled.
 @usableFromInline
 enum CancelReason: Sendable {
@@ -12,13 +8,13 @@ enum CancelReason: Sendable {
     /// This dependent (the receiver of a handler the box stores) was cancelled: its handler is
     /// taken back, and the box is cancelled if no other dependent is left.
     case dependentCancelled(AnyObject & Sendable)
-    /// A would-be dependent was cancelled before it attached: the box is cancelled if it has no
-    /// dependent.
+    /// A would-be dependent was cancelled before it attached: cancelled if it has no dependent.
     case dependentWithdrawn
 }
 
-/// Cancels `box` as `reason` allows, then, from one loop in constant stack, each box upstream whose
-/// every dependent is now cancelled, and the inputs of the fan-ins it cancels (``cancelInput(_:of:)``).
+/// Cancels `box` as `reason` allows, then each box upstream whose every dependent is now
+/// cancelled and the inputs of the fan-ins it cancels (``cancelInput(_:of:)``): one box at a time,
+/// from one loop in constant stack, one lock at a time.
 @usableFromInline
 func cancelChain(from box: AnyBox, _ reason: CancelReason) {
     pledge_set_thread_cancel_loops(pledge_get_thread_cancel_loops() + 1)
@@ -63,15 +59,19 @@ extension AnyBox.Core {
     mutating func cancel(_ reason: CancelReason) -> Cancelling {
         var step = Cancelling()
         var waiting: AnyBox.Waiting
+        var orphaned = false
         switch exchange(&state, with: .settled) {
         case .pending(let stored):
             waiting = stored
+        case .orphaned(let stored):
+            waiting = stored
+            orphaned = true
         case .unstarted(let body):
             waiting = .none
             step.body = body
         case .unobserved:
-            // Whoever cancels a rejected promise no longer wants its outcome, and one a dependent
-            // withdraws from was handed to Pledge: either way, seen (the exchange left it settled).
+            // Seen (the exchange left it settled): whoever cancels a rejected promise no longer
+            // wants its outcome, and one a dependent withdraws from was handed to Pledge.
             return step
         case let other:
             state = other
@@ -91,6 +91,8 @@ extension AnyBox.Core {
             // Not cancelled: the state goes back as it was, less the withdrawn handler.
             if let body = step.body.take() {
                 state = .unstarted(body)
+            } else if orphaned {
+                state = .orphaned(waiting)
             } else {
                 state = .pending(waiting)
             }
@@ -131,12 +133,9 @@ extension EmptyBox {
         return step.upstream
     }
 
-    /// The box this one depends on, while this one is pending: what `PMKFinalizer.cancel()`
-    /// cancels.
+    /// While pending, the box this one depends on: what `PMKFinalizer.cancel()` cancels.
     @usableFromInline
-    final func upstream() -> AnyBox? {
-        core.withLock { core in core.isPending ? core.upstream?.box : nil }
-    }
+    final func upstream() -> AnyBox? { core.withLock { core in core.isPending ? core.upstream?.box : nil } }
 
     /// Stores `body` to run if the box is cancelled while pending; runs it at once when the box
     /// was cancelled already, and drops it when the box ended otherwise.
@@ -145,14 +144,10 @@ extension EmptyBox {
         let stored = core.withLock { core -> Bool in
             switch exchange(&core.state, with: .settled) {
             case .pending(let waiting):
-                let list: HandlerList
-                switch consume waiting {
-                case .none: list = HandlerList([])
-                case .one(let handler): list = HandlerList([(handler, core.firstLane)])
-                case .many(let existing): list = existing
-                }
-                list.hooks.append(body)
-                core.state = .pending(.many(list))
+                core.state = .pending(.many(core.hooked(waiting, body)))
+                return true
+            case .orphaned(let waiting):
+                core.state = .orphaned(.many(core.hooked(waiting, body)))
                 return true
             case let other:
                 core.state = other
@@ -160,6 +155,20 @@ extension EmptyBox {
             }
         }
         if !stored, endedCancelled { body() }
+    }
+}
+
+extension AnyBox.Core {
+    /// The handlers `waiting` as a list, with `body` added to its `onCancel` hooks.
+    func hooked(_ waiting: consuming AnyBox.Waiting, _ body: @escaping @Sendable () -> Void) -> HandlerList {
+        let list: HandlerList
+        switch consume waiting {
+        case .none: list = HandlerList([])
+        case .one(let handler): list = HandlerList([(handler, firstLane)])
+        case .many(let existing): list = existing
+        }
+        list.hooks.append(body)
+        return list
     }
 }
 
@@ -175,9 +184,7 @@ extension AnyBox.Waiting {
 
     /// Takes back the handler of `dependent` (see ``CancelReason``).
     mutating func remove(_ dependent: AnyObject) -> Handler? {
-        var taken = Self.none
-        swap(&taken, &self)
-        switch consume taken {
+        switch exchange(&self, with: .none) {
         case .none:
             return nil
         case .one(let handler):

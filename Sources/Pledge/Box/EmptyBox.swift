@@ -2,10 +2,9 @@ import Synchronization
 
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// Its mutable state is one ``AnyBox/Core`` behind one ``Lock``. Every transition is a mutating
+/// Its mutable state is one ``AnyBox/Core`` behind one ``Lock``. Each transition is a mutating
 /// method of `Core`, run inside `withLock`: it moves the state out, puts the next one in, and
-/// returns what the caller must do after the lock. None runs a handler or any other user code,
-/// and none takes a second lock.
+/// returns what the caller must do after the lock. None runs user code or takes another lock.
 ///
 /// ```
 ///              seal, handlers waiting             last handler returned
@@ -19,10 +18,8 @@ import Synchronization
 /// A sealed box stays `firing` until every handler attached so far has returned, so that a
 /// handler attached meanwhile waits for its own thread's earlier handlers (see ``HandlerList``).
 ///
-/// The state is noncopyable, so the compiler moves handlers from one state to the next instead of
-/// copying them, and it does not depend on the box's value type, so the transitions, and the
-/// `deinit` of a box of any type, run without looking up generic types. Not final:
-/// ``ChainedBox`` extends it with the operation that resolves it.
+/// The state is noncopyable: handlers move from state to state, never copied. Not final:
+/// ``ChainedBox`` adds the operation that resolves it.
 @usableFromInline
 class EmptyBox<R>: Box<R>, @unchecked Sendable {
     // Safety: every mutable field but `value` is in `core`, behind its lock; `value` is written
@@ -31,24 +28,22 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     @usableFromInline
     final let core: Lock<Core>
 
-    /// A pending box for a promise made at `site` (see ``Box/init(value:isSealedBox:sealed:site:)``),
-    /// depending on `upstream` (see ``Upstream``).
+    /// A pending box for a promise made at `site`, depending on `upstream` (see ``Upstream``).
     @inlinable
     init<T>(site: SourceSite?, upstream: Upstream? = nil) where R == Result<T, Error> {
         core = Lock(Core(.pending(.none), upstream: upstream))
         super.init(value: .failure(PMKError.cancelledError), isSealedBox: false, outcome: .pending, site: site)
     }
 
-    /// A box born sealed with the failure `result`, which it reports if nothing sees it.
+    /// A box born sealed with the failure `error`, which it reports if nothing sees it.
     @inlinable
     init<T>(unobserved error: any Error, site: SourceSite?) where R == Result<T, Error> {
         core = Lock(Core(.unobserved(error)))
         super.init(value: .failure(error), isSealedBox: false, outcome: .rejected, site: site)
     }
 
-    /// A lazy box (see ``Promise/lazy(_:file:line:)``): its first attachment starts `body`,
-    /// which is given the box, in a run; cancelled first, or never attached to, it releases
-    /// `body` unrun.
+    /// A lazy box (see ``Promise/lazy(_:file:line:)``): its first attachment starts `body`, given
+    /// the box, in a run; cancelled first, or never attached to, it releases `body` unrun.
     @inlinable
     init<T>(site: SourceSite?, lazy body: @escaping @Sendable (AnyBox) -> Void) where R == Result<T, Error> {
         core = Lock(Core(.unstarted(body)))
@@ -56,8 +51,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     deinit {
-        // Fulfilled or cancelled, a box has settled: its handlers have all run (a firing box is
-        // held by the run firing it), and it reports nothing.
+        // Fulfilled or cancelled: all handlers ran (the run firing a box holds it); no report.
         switch outcome.load(ordering: .acquiring) {
         case .fulfilled, .cancelled: return
         case .pending, .rejected: break
@@ -69,22 +63,9 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         case .unobserved(let error):
             if !error.isCancelled { conf.log(.unhandledRejection(error, site: creationSite)) }
         case .pending(let waiting):
-            #if DEBUG
-                conf.pending.record(self, .ended)
-            #endif
-            // Freed unsealed: its handlers will never run. Each owns the rest of its chain, so
-            // they are released from a loop rather than recursively (see `ThreadRun.release`).
-            switch consume waiting {
-            case .none:
-                break
-            case .one(let handler):
-                handler.abandon(by: ObjectIdentifier(self))
-                // Moved, so that no reference stays behind in this frame.
-                ThreadRun.release(consume handler)
-            case .many(let list):
-                list.abandonAll(by: ObjectIdentifier(self))
-                ThreadRun.release(consume list)
-            }
+            abandon(waiting)
+        case .orphaned(let waiting):
+            abandon(waiting)
         case .unstarted(let body):
             #if DEBUG
                 conf.pending.record(self, .ended)
@@ -96,6 +77,25 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         }
     }
 
+    /// Tells the handlers of a box freed unsealed that they will never run. Each owns the rest of
+    /// its chain: released from a loop, not recursively (see `ThreadRun.release`).
+    final func abandon(_ waiting: consuming Waiting) {
+        #if DEBUG
+            conf.pending.record(self, .ended)
+        #endif
+        switch consume waiting {
+        case .none:
+            break
+        case .one(let handler):
+            handler.abandon(by: ObjectIdentifier(self))
+            // Moved, so that no reference stays behind in this frame.
+            ThreadRun.release(consume handler)
+        case .many(let list):
+            list.abandonAll(by: ObjectIdentifier(self))
+            ThreadRun.release(consume list)
+        }
+    }
+
     @usableFromInline
     override func isSealed(observing: Bool) -> Bool {
         if isPending { return false }
@@ -104,11 +104,11 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     @usableFromInline
-    override func store(_ handler: Handler, lane: UInt64, thread: UInt64) -> Attachment {
-        core.withLock { core in
+    override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment {
+        let handler = handler
+        return core.withLock { core in
             switch exchange(&core.state, with: .settled) {
             case .pending(let waiting):
-                let orphanedHandler: Handler? = core.orphaned ? handler : nil
                 switch consume waiting {
                 case .none:
                     core.state = .pending(.one(handler))
@@ -119,8 +119,21 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                     list.append(handler, lane: lane)
                     core.state = .pending(.many(list))
                 }
-                if let orphanedHandler { return .storedOrphaned(orphanedHandler) }
                 return .stored
+            case .orphaned(let waiting):
+                // Stored as in a pending box; the handler hears at once that only a cancellation
+                // can resolve this one.
+                switch consume waiting {
+                case .none:
+                    core.state = .orphaned(.one(handler))
+                    core.firstLane = lane
+                case .one(let first):
+                    core.state = .orphaned(.many(HandlerList([(first, core.firstLane), (handler, lane)])))
+                case .many(let list):
+                    list.append(handler, lane: lane)
+                    core.state = .orphaned(.many(list))
+                }
+                return .storedOrphaned(handler)
             case .unstarted(let body):
                 core.state = .pending(.one(handler))
                 core.firstLane = lane
@@ -151,8 +164,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
         let sealed = core.withLock { core -> Core.Sealed? in
             guard let sealed = core.settle(unobserved: failure) else { return nil }
-            // Stored before `outcome` publishes it, and before the lock, which handlers are
-            // claimed under, is dropped.
+            // Written before `outcome` publishes it, and before dropping the lock handlers are
+            // claimed under.
             value = result
             outcome.store(failure == nil ? .fulfilled : .rejected, ordering: .releasing)
             return sealed
@@ -161,31 +174,28 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         #if DEBUG
             conf.pending.record(self, .ended)
         #endif
-        // The hooks run only for a cancellation; their captures are user code, so they go now,
-        // after the lock, with the upstream.
+        // The hooks run only on a cancellation; their captures (user code) go now, after the
+        // lock, with the upstream.
         extendLifetime(sealed)
         return sealed.fires ? .fire(self) : nil
     }
 
-    /// Seals the box with `result` and runs its handlers, and the chain they lead to, before
-    /// returning (or, nested too deep, leaves them to the running loop): what resolving a promise
-    /// does. Sealing a box that is sealed already does nothing.
+    /// What resolving a promise does: seals the box with `result`, unless it is sealed, and runs
+    /// its handlers and their chain before returning (nested too deep: the running loop does).
     @inlinable
     final func resolve<T>(_ result: Result<T, Error>) where R == Result<T, Error> {
         if let work = seal(result) { ThreadRun.run(work) }
     }
 
-    /// Runs the handlers the calling thread may run, one at a time, each claimed under the lock,
-    /// until none is left for it (see ``HandlerList``). Of the work they make due, the first is
-    /// handed back to do next and the rest goes on `later`, to follow it, in order.
+    /// Claims each handler this thread may run under the lock, and runs it after the lock.
     override final func fire(helping lane: UInt64?, scheduling later: inout [Work]) -> Work? {
         let runner = lane ?? 0
         let sealer = ThreadRun.tag
         var due: Work? = nil
         var finished: UInt64 = 0
-        // Takes the next handler for this runner once it has finished one of lane `finished`: for
-        // the sealing thread (runner 0), any lane no helper runs; for a helper, its own lane. The
-        // box settles once nothing is stored and nothing runs.
+        // The next handler for this runner, which has finished one of lane `finished`: for the
+        // sealer (runner 0), of any lane no helper runs; for a helper, of its own. The box settles
+        // once nothing is stored and nothing runs.
         while let (handler, lane) = core.withLock({ (core: inout Core) -> HandlerList.Entry? in
             switch exchange(&core.state, with: .settled) {
             case .firing(let firing):
@@ -221,40 +231,33 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     }
 
     @usableFromInline
-    override final func cancel(_ reason: CancelReason) -> AnyBox? {
-        cancelTransition(reason)
-    }
+    override final func cancel(_ reason: CancelReason) -> AnyBox? { cancelTransition(reason) }
 
     /// How many handlers a pending box stores: for debug descriptions and tests.
     final var storedHandlers: Int {
         core.withLock { core in
             switch core.state {
             case .pending(.one): 1
+            case .orphaned(.one): 1
             case .pending(.many(let list)): list.stored
+            case .orphaned(.many(let list)): list.stored
             default: 0
             }
         }
     }
 }
 
-// A box's mutable state and its transitions, all under the box's lock. Not generic: the handlers
-// a box stores are the same whatever its value type (see `Handler`), so the transitions and the
-// `deinit` of a box of any type run without looking up generic types.
-
 extension AnyBox {
-    /// Everything about an ``EmptyBox`` that changes, kept together behind its ``Lock``.
+    /// Everything about an ``EmptyBox`` that changes, behind its ``Lock``. Not generic (handlers
+    /// are the same whatever the value type), so the transitions and the `deinit` of a box of any
+    /// type run without looking up generic types.
     @usableFromInline
     struct Core: ~Copyable, Sendable {
         /// Where the box is in its life, and its handlers.
         var state: State
-        /// The lane of the thread that attached the box's first handler (see ``HandlerList``):
-        /// the one `state` keeps inline.
+        /// The lane of the first handler, the one `state` keeps inline (see ``HandlerList``).
         var firstLane: UInt64 = 0
-        /// Whether nothing but a cancellation can resolve the box any more (see ``Link``). Read
-        /// only while pending.
-        var orphaned = false
-        /// The promise this one depends on while pending (see ``Upstream``): a ``ChainedBox``'s
-        /// input, or the promise it follows.
+        /// While pending, the promise this one depends on (see ``Upstream``).
         var upstream: Upstream?
 
         @usableFromInline
@@ -271,13 +274,14 @@ extension AnyBox {
         case unstarted(@Sendable (AnyBox) -> Void)
         /// Not sealed; these handlers wait.
         case pending(Waiting)
+        /// Not sealed, and only a cancellation can resolve it now (see ``Upstream``).
+        case orphaned(Waiting)
         /// Sealed; these handlers have not all returned.
         case firing(Firing)
         /// Sealed; every handler attached so far has returned: a new one runs at once.
         case settled
-        /// Sealed with a failure no handler has received yet. The first handler or read makes
-        /// it `settled`; freed in this state, it reports the failure as unhandled (unless it
-        /// is a cancellation).
+        /// Sealed with a failure no handler or read has received; freed so, it reports the
+        /// failure as unhandled (unless it is a cancellation).
         case unobserved(any Error)
     }
 
@@ -303,9 +307,8 @@ extension AnyBox {
 }
 
 extension AnyBox.Core {
-    /// What sealing leaves to do after the lock (see ``EmptyBox/seal(_:)``): whether handlers
-    /// wait, so that the box must be fired; the `onCancel` hooks, released unrun; the upstream,
-    /// which the box no longer depends on.
+    /// What sealing leaves to do after the lock (see ``EmptyBox/seal(_:)``): whether to fire the
+    /// box; the `onCancel` hooks, to release or run; the upstream, no longer depended on.
     @usableFromInline
     typealias Sealed = (fires: Bool, hooks: [@Sendable () -> Void]?, upstream: Upstream?)
 
@@ -314,6 +317,7 @@ extension AnyBox.Core {
     var isSealable: Bool {
         switch state {
         case .pending: true
+        case .orphaned: true
         case .unstarted: false
         case .firing: false
         case .settled: false
@@ -326,6 +330,7 @@ extension AnyBox.Core {
         switch state {
         case .unstarted: true
         case .pending: true
+        case .orphaned: true
         case .firing: false
         case .settled: false
         case .unobserved: false
@@ -340,13 +345,19 @@ extension AnyBox.Core {
         }
     }
 
-    /// Moves a pending box, just sealed, out of `pending`: to `firing` when handlers wait, else to
-    /// `settled` (`unobserved` for a failure, `error`, that nothing waits for). `nil`, and no
-    /// change, when the box is not pending.
+    /// Moves a pending box, just sealed, to `firing` when handlers wait, else to `settled`
+    /// (`unobserved` for a failure, `error`, nothing waits for); `nil` when it is not pending.
     @usableFromInline
     mutating func settle(unobserved error: (any Error)?) -> Sealed? {
+        let waiting: AnyBox.Waiting
         switch exchange(&state, with: .settled) {
-        case .pending(let waiting):
+        case .pending(let pending): waiting = pending
+        case .orphaned(let orphaned): waiting = orphaned
+        case let other:
+            state = other
+            return nil
+        }
+        do {
             let upstream = upstream.take()
             switch consume waiting {
             case .one(let handler):
@@ -365,10 +376,6 @@ extension AnyBox.Core {
                 if let error { state = .unobserved(error) }
                 return (fires: false, hooks: nil, upstream: upstream)
             }
-        case let other:
-            state = other
-            return nil
         }
     }
-
 }

@@ -2,10 +2,9 @@
 /// attachment order, with who runs which; touched only under its box's lock.
 ///
 /// Each handler has a *lane*: the thread that attached it. The thread that sealed the box (the
-/// *sealer*) runs the handlers one at a time; a thread attaching meanwhile runs its own lane (a
-/// *helper*), so it never waits for another thread's handler. A lane's handlers are taken in
-/// order, only while no other handler of that lane runs: each thread's handlers start in the
-/// order it attached them, each after the one before has returned, whichever threads run them.
+/// *sealer*) runs them one at a time; a thread attaching meanwhile runs its own lane (a *helper*),
+/// so it never waits for another thread's handler. Each lane's handlers start in the order its
+/// thread attached them, each after the one before has returned, whichever threads run them.
 @usableFromInline
 final class HandlerList: @unchecked Sendable {
     // Safety: the list is reachable only from its box's state, and every property is read and
@@ -14,8 +13,7 @@ final class HandlerList: @unchecked Sendable {
     /// A handler and its lane (the tag of the thread that attached it, see ``ThreadRun/tag``).
     typealias Entry = (handler: Handler, lane: UInt64)
 
-    /// The handlers in attachment order; `nil` where one was taken out. Those before `head`
-    /// are all gone.
+    /// The handlers in attachment order; `nil` where one was taken out, as all before `head` are.
     var entries: [Entry?]
     var head = 0
     /// How many entries are not `nil`.
@@ -23,16 +21,15 @@ final class HandlerList: @unchecked Sendable {
     /// Whether the sealer is running a handler now, and that handler's lane.
     var sealerBusy = false
     var sealerLane: UInt64 = 0
-    /// The tag of the thread whose loop fires the box (see ``ThreadRun/tag``); 0 until it runs.
+    /// The tag of the thread whose loop fires the box; 0 until it runs.
     var sealer: UInt64 = 0
     /// The lanes helpers are running now.
     var helpers: [UInt64] = []
-    /// A lane whose thread attached while the sealer ran one of its handlers: the sealer takes
-    /// that lane's next handler next, so that the thread waits for nobody's handler but its own.
-    /// 0 when none.
+    /// A lane whose thread attached while the sealer ran one of its handlers (or 0): the sealer
+    /// takes that lane's next handler next, so the thread waits for no one's handler but its own.
     var preferred: UInt64 = 0
-    /// The `onCancel` bodies of a pending box, in the order they were added: not handlers, and
-    /// not dependents. They run if the box is cancelled and go when it is sealed otherwise.
+    /// The `onCancel` bodies of a pending box, in order; not dependents. They run if the box is
+    /// cancelled, and go unrun when it is sealed otherwise.
     var hooks: [@Sendable () -> Void] = []
 
     init(_ entries: [Entry?]) {
@@ -58,8 +55,8 @@ final class HandlerList: @unchecked Sendable {
     var isIdle: Bool { stored == 0 && !sealerBusy && helpers.isEmpty }
 
     /// Stores `handler`, attached by thread `thread` while the box fires, and says whether that
-    /// thread must help. The sealer attaches only from inside one of the box's handlers, however
-    /// deep: its loop takes the new one in its turn, after those attached before (A+ 2.2.6).
+    /// thread must help. The sealer attaches only from inside a handler of the box: its loop
+    /// takes the new one in its turn, after those attached before (A+ 2.2.6).
     func attachWhileFiring(_ handler: Handler, lane: UInt64, from thread: UInt64) -> Attachment {
         append(handler, lane: lane)
         if thread == sealer { return .stored }
@@ -73,9 +70,8 @@ final class HandlerList: @unchecked Sendable {
         return .help
     }
 
-    /// The next handler of the sealer (thread `tag`), once it has finished one of lane
-    /// `finished`: that lane's next when its thread asked for it, else the first whose lane no
-    /// helper runs.
+    /// The sealer's (thread `tag`) next handler, once it has finished one of lane `finished`:
+    /// that lane's next when its thread asked for it, else the first whose lane no helper runs.
     func claimForSealer(_ tag: UInt64, finished: UInt64) -> Entry? {
         sealerBusy = false
         var next: Entry? = nil
@@ -84,9 +80,7 @@ final class HandlerList: @unchecked Sendable {
             preferred = 0
             if lane == finished { next = take { $0 == lane } }
         }
-        if next == nil {
-            next = helpers.isEmpty ? take { _ in true } : take { !helpers.contains($0) }
-        }
+        if next == nil { next = helpers.isEmpty ? take { _ in true } : take { !helpers.contains($0) } }
         if let next {
             sealerBusy = true
             sealerLane = next.lane
@@ -106,16 +100,13 @@ final class HandlerList: @unchecked Sendable {
     /// Takes out the first handler whose lane passes `isEligible`.
     func take(_ isEligible: (UInt64) -> Bool) -> Entry? {
         for index in head..<entries.count {
-            if let handler = entries[index], isEligible(handler.lane) {
-                return take(at: index)
-            }
+            if let entry = entries[index], isEligible(entry.lane) { return take(at: index) }
         }
         return nil
     }
 
-    /// Takes back the handler of `dependent` (see ``CancelReason``), unless it has been taken out
-    /// to run. A dependent attaches at most one handler to a box. Searched from both ends, so that
-    /// cancelling dependents in or against attachment order is quick.
+    /// Takes back the handler of `dependent`, at most one (see ``CancelReason``), unless taken out
+    /// to run. Searched from both ends: cancelling in or against attachment order is quick.
     func remove(_ dependent: AnyObject) -> Entry? {
         var low = head
         var high = entries.count - 1
@@ -129,17 +120,14 @@ final class HandlerList: @unchecked Sendable {
     }
 
     /// The handlers stored, in attachment order.
-    var handlers: [Handler] {
-        entries[head...].compactMap { $0?.handler }
-    }
+    var handlers: [Handler] { entries[head...].compactMap { $0?.handler } }
 
     func take(at index: Int) -> Entry? {
         let handler = entries[index].take()
         stored -= 1
         while head < entries.count, entries[head] == nil { head += 1 }
         while entries.count > head, entries[entries.count - 1] == nil { entries.removeLast() }
-        // Compacted once holes outnumber handlers, so that attaching and taking back forever
-        // keeps the list small.
+        // Compacted once holes outnumber handlers: attaching and taking back forever stays small.
         if entries.count - head > 2 * stored + 16 {
             entries = entries[head...].filter { $0 != nil }
             head = 0

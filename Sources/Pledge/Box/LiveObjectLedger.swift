@@ -14,8 +14,6 @@
         let tokens = Atomic<Int>(0)
         let made = Atomic<Int>(0)
 
-        init() {}
-
         /// Boxes counted here in all, freed or not.
         var boxesMade: Int { made.load(ordering: .acquiring) }
 
@@ -32,14 +30,10 @@
         }
 
         @usableFromInline
-        func boxFreed() {
-            boxes.subtract(1, ordering: .acquiringAndReleasing)
-        }
+        func boxFreed() { boxes.subtract(1, ordering: .acquiringAndReleasing) }
 
         /// Counts work scheduled (`+1`) or done (`-1`).
         @usableFromInline
-        func work(_ delta: Int) {
-            tokens.add(delta, ordering: .acquiringAndReleasing)
-        }
+        func work(_ delta: Int) { tokens.add(delta, ordering: .acquiringAndReleasing) }
     }
 #endif

@@ -15,9 +15,7 @@ final class SealedBox<R>: Box<R>, @unchecked Sendable {
     override func isSealed(observing: Bool) -> Bool { true }
 
     @inlinable
-    override func store(_ handler: Handler, lane: UInt64, thread: UInt64) -> Attachment {
-        .run(handler)
-    }
+    override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment { .run(handler) }
 }
 
 /// A box born sealed with `result`, for a promise made at `site`: a ``SealedBox`` for a value;

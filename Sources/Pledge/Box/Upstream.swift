@@ -4,16 +4,13 @@
 ///
 /// Strong while something can still resolve the upstream: the upstream's handler holds the
 /// dependent too, a cycle that lasts only until the upstream resolves, the dependent is cancelled,
-/// or nothing can resolve the upstream any more but a cancellation. In that last case the
-/// upstream is *orphaned* (its resolver was released unresolved, the box it waited on was freed,
-/// …: see ``EmptyBox/orphan()``) and tells its dependents, whose references become weak, so that a
-/// chain nobody can resolve is freed as soon as nobody holds it, while one somebody holds can
-/// still be cancelled through it.
+/// or the upstream is *orphaned*, resolvable only by a cancellation (see ``EmptyBox/orphan()``).
+/// Then it tells its dependents, whose references become weak, so that a chain nobody can resolve
+/// is freed once nobody holds it, while one somebody holds can still be cancelled through it.
 ///
-/// Both cases are one class reference, so that moving the state that holds it is a plain copy:
-/// a weak reference lives in a ``WeakUpstream`` of its own, made only when the upstream is
-/// orphaned. (A weak reference gives its target a side table and makes every count on it slower,
-/// which is why the common case keeps a strong one.)
+/// Either case is one class reference, so that moving the state that holds it is a plain copy.
+/// The weak one lives in a ``WeakUpstream``, made only on orphaning: a weak reference gives its
+/// target a side table, which makes every count on it slower.
 @usableFromInline
 enum Upstream: Sendable {
     case strong(AnyBox)
@@ -34,9 +31,7 @@ enum Upstream: Sendable {
 final class WeakUpstream: Sendable {
     weak let box: AnyBox?
 
-    init(_ box: AnyBox) {
-        self.box = box
-    }
+    init(_ box: AnyBox) { self.box = box }
 }
 
 extension Optional where Wrapped == Upstream {
@@ -51,9 +46,9 @@ extension Optional where Wrapped == Upstream {
 }
 
 extension EmptyBox {
-    /// This box's producer is gone (its resolver, the box it waits on, …): nothing can resolve it
-    /// now but a cancellation. Its dependents are told, so that their references to it become
-    /// weak and an abandoned chain is freed as soon as nobody holds it (see ``Upstream``).
+    /// This box's producer is gone (its resolver, the box it waits on, …): only a cancellation can
+    /// resolve it now. Its dependents are told, so that their references to it become weak (see
+    /// ``Upstream``).
     @usableFromInline
     final func orphan() {
         let dependents = core.withLock { $0.orphan() }
@@ -71,23 +66,18 @@ extension EmptyBox {
 }
 
 extension AnyBox.Core {
-    /// Marks a pending box orphaned (see ``Link``) and hands back its handlers, to be told.
+    /// Marks a pending box orphaned (see ``Upstream``) and hands back its handlers, to be told.
     mutating func orphan() -> [Handler] {
-        guard !orphaned else { return [] }
         switch exchange(&state, with: .settled) {
         case .pending(let waiting):
-            orphaned = true
-            switch consume waiting {
-            case .none:
-                state = .pending(.none)
-                return []
-            case .one(let handler):
-                state = .pending(.one(handler))
-                return [handler]
-            case .many(let list):
-                state = .pending(.many(list))
-                return list.handlers
-            }
+            let handlers: [Handler] =
+                switch waiting {
+                case .none: []
+                case .one(let handler): [handler]
+                case .many(let list): list.handlers
+                }
+            state = .orphaned(waiting)
+            return handlers
         case let other:
             state = other
             return []

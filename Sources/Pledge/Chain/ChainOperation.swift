@@ -6,9 +6,9 @@ protocol ChainOperation: Sendable {
     associatedtype Input: Sendable
     associatedtype Output: Sendable
 
-    /// Lets go of the user's closure, and everything it captures: the operator's box does so as
-    /// soon as it takes the operation to run, or gives it up. A discarded operation is never run
-    /// (if it were, it would reject with ``PMKError/cancelled`` rather than trap).
+    /// Lets go of the user's closure and its captures, as soon as the operator's box takes the
+    /// operation to run or gives it up. A discarded operation is never run (if it were, it would
+    /// reject with ``PMKError/cancelled`` rather than trap).
     mutating func discard()
 
     /// Whether ``run(_:into:)`` calls user code for `result`. Only such results go to the
@@ -28,9 +28,7 @@ protocol ChainOperation: Sendable {
 
 extension ChainOperation {
     @inlinable
-    func acts(on result: Result<Input, Error>) -> Bool {
-        if case .success = result { true } else { false }
-    }
+    func acts(on result: Result<Input, Error>) -> Bool { if case .success = result { true } else { false } }
 
     @inlinable
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
@@ -58,7 +56,6 @@ extension ValueOperation {
     @inlinable
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {
         var operation = self
-        let box = bornSealed(operation.output(for: source.result()), site: source.site)
-        return box
+        return bornSealed(operation.output(for: source.result()), site: source.site)
     }
 }

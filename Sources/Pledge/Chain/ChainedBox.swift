@@ -1,22 +1,19 @@
 import Dispatch
 
-// Connecting an operation to the thenable it is called on: the one implementation behind every
-// operator. Each public operator is a thin wrapper that describes itself as a `ChainOperation`
-// value and an `Executor` and calls `_chain`.
-
 extension Thenable {
-    /// Connects `operation` to `self` and returns the box of the operator's result.
+    /// Connects `operation` to `self` and returns the box of the operator's result: the one
+    /// implementation behind every operator, each a thin wrapper that describes itself as a
+    /// ``ChainOperation`` and an ``Executor``.
     ///
     /// When `self` resolves, the operation runs through `executor` if it acts on the result, and
-    /// inline otherwise. An input born settled (a ``SealedBox``), with an inline executor, is
-    /// handled at once, with no handler at all; one that settled later runs the handler at once
-    /// as it is attached.
+    /// inline otherwise. An input born settled (a ``SealedBox``), with an inline executor, needs
+    /// no handler at all; one that settled later runs the handler as it is attached.
     @inlinable
     func _chain<Operation: ChainOperation>(_ executor: Executor, _ operation: Operation)
         -> Box<Result<Operation.Output, Error>> where Operation.Input == T
     {
-        // A thenable outside Pledge is bridged into a promise first: the operation lives in a box
-        // its bridge's box owns, which goes if the thenable drops its handler unresolved.
+        // A thenable outside Pledge is bridged into a promise, whose box owns the operation's:
+        // both go if the thenable drops its handler unresolved.
         guard let source = _box else { return Promise(self)._chain(executor, operation) }
         if case .inline = executor, source.isSealedBox { return operation.settled(source) }
         // Only a promise is linked to: a guarantee cannot be cancelled.
@@ -27,9 +24,8 @@ extension Thenable {
         return box
     }
 
-    /// The box behind this thenable when it is a promise or a guarantee; `nil` for thenables
-    /// outside Pledge. In specialised code `Self` is known, so the casts are decided at compile
-    /// time.
+    /// The box behind a promise or a guarantee; `nil` for thenables outside Pledge. Specialised
+    /// code knows `Self`, so the casts are decided at compile time.
     @inlinable
     var _box: Box<Result<T, Error>>? {
         if let promise = self as? Promise<T> { return promise.box }
@@ -38,30 +34,28 @@ extension Thenable {
     }
 }
 
-/// The box of an operator's result, which is also the receiver that operator attaches to its
-/// input's box: one allocation for both. It keeps the operation (the user's closure) until the
-/// input arrives, and, while pending, the promise it depends on (see ``Upstream``),
-/// so that cancelling it can cancel that one when nothing else depends on it.
+/// The box of an operator's result, and the receiver it attaches to its input's box: one
+/// allocation for both. It keeps the operation (the user's closure) until the input arrives, and,
+/// while pending, the promise it depends on (see ``Upstream``), to cancel with it.
 @usableFromInline
 final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Output, Error>>, Receiver,
     @unchecked Sendable
 {
-    // Safety: `operation` is touched only by this box's handler in its input, when it is called
-    // or abandoned, which happens once (the input takes the handler out under its lock to do
-    // either), then by the block that handler dispatched, and by `init` and `deinit`: never by
-    // two threads at once, and each after the one before (the input's lock, or the dispatch,
-    // orders them). `executor` is immutable.
+    // Safety: `operation` is touched by `init`, `deinit`, this box's handler in its input (called
+    // or abandoned once: the input takes it out under its lock) and the block that handler
+    // dispatched: never by two threads at once, each after the one before (the input's lock, or
+    // the dispatch, orders them). `executor` is immutable.
 
-    /// The operation until the input arrives or is abandoned, then discarded, so a settled
-    /// promise keeps no captures alive. Not optional: freeing would need a generic type lookup.
+    /// The operation, discarded once the input arrives or is abandoned: a settled promise keeps
+    /// no captures. Not optional: freeing it would need a generic type lookup.
     @usableFromInline
     var operation: Operation
 
     @usableFromInline
     let executor: Executor
 
-    /// The box of `operation` applied to `source`'s result, linked to `source` as its upstream
-    /// when `linked`; its promise was made where `source`'s was (see ``Box/site``).
+    /// The box of `operation` applied to `source`'s result, with `source` as its upstream when
+    /// `linked`; its promise was made where `source`'s was (see ``Box/site``).
     @inlinable
     init(_ operation: Operation, on executor: Executor, after source: Box<Result<Operation.Input, Error>>, linked: Bool)
     {
@@ -70,10 +64,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         super.init(site: source.site, upstream: linked ? .strong(source) : nil)
     }
 
-    /// The input arrived. Inline, or when the operation does not act on it, the operation runs
-    /// now and this returns the work it made due; otherwise the executor's block runs the
-    /// operation in a run of its own. Either way the upstream, sealed, goes when the box seals or
-    /// follows.
+    /// The input arrived. Inline, or when it does not act on the input, the operation runs now
+    /// and this returns the work it made due; otherwise it runs in the executor's block, in a
+    /// run of its own. The upstream, sealed, goes when the box seals or follows.
     @inlinable
     func receive(from source: Box<Result<Operation.Input, Error>>) -> Work? {
         let input = source.result()
@@ -103,9 +96,8 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         return nil
     }
 
-    /// Runs the operation, unless the box was cancelled first (a cancelled operator never calls its
-    /// closure), then discards what is left of it, so the user's closure and its captures go
-    /// before the run fires the box.
+    /// Runs the operation unless the box was cancelled first, then discards it, so the user's
+    /// closure and its captures go before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
         let work = isPending ? operation.run(input, into: self) : nil
@@ -113,10 +105,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         return work
     }
 
-    /// The input is freed unresolved, or took this box's handler back because this box was
-    /// cancelled: the user's closure goes now, and nothing but a cancellation can resolve the
-    /// box any more. Released from a loop, since what it captures may own another abandoned chain
-    /// (see ``ThreadRun/release(_:)``).
+    /// The input is freed unresolved, or took the handler back as this box was cancelled: the
+    /// user's closure goes now, released from a loop since its captures may own another abandoned
+    /// chain (see ``ThreadRun/release(_:)``), and only a cancellation can resolve the box now.
     @usableFromInline
     func abandon(from _: ObjectIdentifier) {
         let operation = self.operation
@@ -126,13 +117,11 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     }
 
     @usableFromInline
-    func upstreamOrphaned(_ source: AnyBox) {
-        weaken(source)
-    }
+    func upstreamOrphaned(_ source: AnyBox) { weaken(source) }
 
     /// Resolves this box as `thenable`, which its `then` or `recover` closure returned, resolves;
-    /// a promise becomes its upstream, for cancelling. Called in a run: returns
-    /// the work made due at once, this box sealed when `thenable` was settled.
+    /// a promise becomes its upstream, for cancelling. Called in a run: returns the work made due
+    /// at once, when `thenable` was settled.
     @inlinable
     final func follow<U: Thenable>(_ thenable: U) -> Work? where U.T == Operation.Output {
         guard let followed = thenable._box else {
@@ -195,18 +184,12 @@ final class ForeignProducer<T: Sendable>: Sendable {
     let box: EmptyBox<Result<T, Error>>
 
     @inlinable
-    init(_ box: EmptyBox<Result<T, Error>>) {
-        self.box = box
-    }
+    init(_ box: EmptyBox<Result<T, Error>>) { self.box = box }
 
-    deinit {
-        if box.isPending { box.orphan() }
-    }
+    deinit { if box.isPending { box.orphan() } }
 
     @inlinable
-    func resolve(_ result: Result<T, Error>) {
-        box.resolve(result)
-    }
+    func resolve(_ result: Result<T, Error>) { box.resolve(result) }
 }
 
 /// The receiver that seals a box with a result fixed in advance once the box it is attached to
@@ -225,12 +208,8 @@ final class SealAfter<T: Sendable>: Receiver {
     }
 
     @inlinable
-    func receive(from _: Box<Result<Void, Error>>) -> Work? {
-        box.seal(result)
-    }
+    func receive(from _: Box<Result<Void, Error>>) -> Work? { box.seal(result) }
 
     @inlinable
-    func abandon(from _: ObjectIdentifier) {
-        box.orphan()
-    }
+    func abandon(from _: ObjectIdentifier) { box.orphan() }
 }

@@ -1,21 +1,19 @@
-// The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
-// guarantees): one object and one handler per distinct input, whatever the input count.
-
-/// Collects the outcomes of inputs known in advance into the box of one result. It is the
-/// receiver attached to each distinct input box, and is told which box called it: a table built
-/// before the first attachment (and never written again) maps that box to its input index, and
-/// to the indices of any repeats of the same input.
+/// The fan-in behind every `when` over inputs known in advance (arrays, variadic lists, tuples,
+/// guarantees): one object, and one handler per distinct input box, whatever the input count.
 ///
-/// Its state is behind one lock; each transition returns what its caller does after the lock
-/// (``Next``). A fulfilment fills its slots; the last one collects them and seals the box. A
-/// rejection (in the fail-fast modes) seals the box at once. Either way the fan-in is finished
-/// and lets go of the box; later outcomes are ignored. It holds each input promise that may still
-/// deliver (see ``Upstream``), so that cancelling the box cancels those that nothing else depends
-/// on; once no input can deliver any more, the box is orphaned.
+/// It is the receiver attached to each distinct input box; a table built before the first
+/// attachment, and never written again, maps the box that calls it to its index and its repeats'.
+///
+/// Each transition, under one lock, returns what its caller does after the lock (``Next``). A
+/// fulfilment fills its slots; the last one collects them and seals the box. A rejection (in the
+/// fail-fast modes) seals the box at once. Either way the fan-in is finished and lets go of the
+/// box; later outcomes are ignored. It holds each input promise that may still deliver (see
+/// ``Upstream``), so that cancelling the box cancels those nothing else depends on; once no
+/// input can deliver any more, the box is orphaned.
 ///
 /// The slots live as long as the fan-in, which each input's handler keeps until it runs (or its
-/// input is freed unresolved). So after a rejection, the values of inputs fulfilled meanwhile
-/// stay until the last input resolves or goes.
+/// input is freed unresolved): after a rejection, the values of inputs fulfilled meanwhile stay
+/// until the last input resolves or goes.
 @usableFromInline
 final class AllFanIn<Mode: FanInMode>: Receiver {
     /// The index of each distinct input box's first occurrence.
@@ -33,8 +31,7 @@ final class AllFanIn<Mode: FanInMode>: Receiver {
     /// What changes as the inputs deliver.
     @usableFromInline
     struct State: Sendable {
-        /// The box the fan-in resolves, until it does, or until no input can deliver any more:
-        /// then the fan-in is finished.
+        /// The box; `nil` once the fan-in is finished: resolved, or no input can deliver any more.
         @usableFromInline var box: EmptyBox<Result<Mode.Output, Error>>?
         /// The slot of each input, by index.
         @usableFromInline var slots: [Mode.Slot?]
@@ -42,9 +39,8 @@ final class AllFanIn<Mode: FanInMode>: Receiver {
         @usableFromInline var unfilled: Int
         /// Distinct inputs that may still deliver.
         @usableFromInline var live: Int
-        /// Each distinct input promise, by the index of its first occurrence, while it may still
-        /// deliver, to cancel it with the fan-in (see ``Upstream``); empty for guarantees, which
-        /// cannot be cancelled.
+        /// Each distinct input promise that may still deliver, by first index, to cancel with the
+        /// fan-in (see ``Upstream``); empty for guarantees, which cannot be cancelled.
         @usableFromInline var inputs: [Upstream?]
 
         @inlinable
@@ -71,9 +67,8 @@ final class AllFanIn<Mode: FanInMode>: Receiver {
         case cancel([AnyBox])
     }
 
-    /// Sets up the fan-in that resolves `box` from the boxes of `inputs`, promises or
-    /// guarantees, in order. Attach it to each distinct input afterwards (see
-    /// ``isFirstOccurrence(_:of:)``).
+    /// Sets up the fan-in that resolves `box` from the boxes of `inputs`, in order; attach it to
+    /// each distinct input afterwards (see ``isFirstOccurrence(_:of:)``).
     @inlinable
     init<U: Thenable>(_ inputs: [U], resolving box: EmptyBox<Result<Mode.Output, Error>>) where U.T == Mode.Value {
         var firstIndex: [ObjectIdentifier: Int] = [:]
@@ -142,9 +137,7 @@ final class AllFanIn<Mode: FanInMode>: Receiver {
     /// The fan-in's box was cancelled: each input promise that may still deliver is cancelled
     /// too, when nothing else depends on it.
     @usableFromInline
-    func cancelInputs() {
-        _ = perform(state.withLock { $0.cancel() })
-    }
+    func cancelInputs() { _ = perform(state.withLock { $0.cancel() }) }
 
     @inlinable
     func perform(_ next: consuming Next) -> Work? {
@@ -181,9 +174,7 @@ extension AllFanIn.State {
             }
             unfilled -= 1
             guard unfilled == 0, let box = box.take() else { return live == 0 ? orphan() : .nothing }
-            var filled: [Mode.Slot?] = []
-            swap(&filled, &slots)
-            return .seal(box, .success(Mode.collect(filled)))
+            return .seal(box, .success(Mode.collect(exchange(&slots, with: []))))
         }
     }
 
@@ -199,9 +190,7 @@ extension AllFanIn.State {
 
     /// No input can deliver any more.
     @inlinable
-    mutating func orphan() -> AllFanIn.Next {
-        box.take().map { .orphan($0) } ?? .nothing
-    }
+    mutating func orphan() -> AllFanIn.Next { box.take().map { .orphan($0) } ?? .nothing }
 
     /// The box was cancelled: the fan-in is finished, and hands back the inputs to cancel.
     @usableFromInline
@@ -209,19 +198,17 @@ extension AllFanIn.State {
         guard box != nil else { return .nothing }
         // The box is held by whoever cancels it.
         box = nil
-        var taken: [Upstream?] = []
-        swap(&taken, &inputs)
-        return .cancel(taken.compactMap { $0?.box })
+        return .cancel(exchange(&inputs, with: []).compactMap { $0?.box })
     }
 }
 
-/// Starts a fan-in over every input of an array at once and returns the box it resolves.
+/// Starts a fan-in over every input of an array at once and returns the box it resolves, which
+/// records `file` and `line`, the caller's site, before any input can resolve it.
 ///
-/// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does;
-/// their outcomes are then ignored. When the returned box is cancelled, so is each input
-/// promise that nothing else depends on. No inputs resolve the box at once with the empty output. A
-/// thenable outside Pledge is first bridged into a promise, which gives it a box. The box records
-/// `file` and `line`, the caller's site, before any input can resolve it.
+/// Every input is attached, even after a rejection has ended the fan-in, as PromiseKit does; their
+/// outcomes are then ignored. Cancelling the box cancels each input promise nothing else depends
+/// on. No inputs resolve it at once with the empty output. A thenable outside Pledge is first
+/// bridged into a promise, which gives it a box.
 @inlinable
 func _fanIn<U: Thenable, Mode: FanInMode>(
     all inputs: [U], _ mode: Mode.Type, file: StaticString, line: UInt

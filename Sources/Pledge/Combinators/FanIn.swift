@@ -1,36 +1,29 @@
-// The fan-in behind `when(…, concurrently:)`: pulls thenables lazily from an iterator, keeps
-// their outcomes in pull order, and resolves one box when the last one is in (or, for the
-// fail-fast modes, when the first rejection arrives). Inputs known in advance use the lock-free
-// `AllFanIn` instead.
-
 /// The part of a pulling fan-in that handlers may capture: its state and the box it resolves.
 /// ``FanIn`` adds the iterator, whose type need not be `Sendable`.
 ///
 /// ## State machine
-/// Everything shared lives in ``State`` and is touched only inside ``withState(_:)``, under one
-/// ``Lock``. Each transition decides what must happen next (``Next``: resolve the box, pull
-/// more inputs, nothing) and the caller does it after the lock is released, so neither user code
-/// (the iterator's `next()`, handlers of the result) nor a box's firing ever runs under the lock.
+/// Everything shared is in ``State``, touched only inside ``withState(_:)``, under one ``Lock``.
+/// Each transition returns what must happen next (``Next``), done after the lock: neither user
+/// code (the iterator's `next()`, the result's handlers) nor a box's firing runs under it.
 ///
 /// ## Pulling
-/// Exactly one thread at a time owns the iterator: the one that set `pulling` under the lock.
-/// The owner pulls while fewer than `limit` inputs are outstanding and no rejection ended the
-/// fan-in, then gives up ownership in the same critical section that found it must stop. A
-/// thread that delivers an outcome and finds the iterator unowned, not exhausted and below the
-/// limit takes ownership and pulls in turn. So no wake-up is lost, at most `limit` inputs are
-/// outstanding, and inputs that are already resolved are consumed by the owner's loop instead of
-/// by recursion.
+/// One thread at a time owns the iterator: the one that set `pulling` under the lock. It pulls
+/// while fewer than `limit` inputs are outstanding and the fan-in has not finished, then gives up
+/// ownership in the critical section that found it must stop. A thread delivering an outcome that
+/// finds the iterator unowned, not exhausted and below the limit takes ownership and pulls. So no
+/// wake-up is lost, at most `limit` inputs are outstanding, and inputs already resolved are
+/// consumed by the owner's loop, not by recursion.
 ///
-/// The iterator goes as soon as no pull can follow: when it returns `nil`, or when a rejection
-/// finishes the fan-in (the owner drops it then, and a rejection that finds no owner becomes the
-/// owner to drop it). Until then the fan-in must keep it, and each outstanding input's handler
-/// keeps the fan-in: an iterator that keeps the thenables it has returned (an array's, say)
-/// therefore keeps one that never resolves, and that one keeps the fan-in, in a cycle. The
-/// public `when(…, concurrently:)` documents this.
+/// The iterator goes, outside the lock (its `deinit` may run user code), once no pull can
+/// follow: when it returns `nil`, or when the fan-in finishes, which keeps its owner for good
+/// (a rejection or cancellation that finds no owner takes ownership to drop it). Until then the
+/// fan-in keeps it, and each outstanding input's handler keeps the fan-in: an iterator keeping
+/// the thenables it returned (an array's, say) keeps one that never resolves, which keeps the
+/// fan-in, in a cycle (documented on the public `when(…, concurrently:)`).
 ///
 /// ## Cost
 /// One allocation for the fan-in, one handler per input, a results buffer grown by amortised
-/// appends, and O(n) to build the output.
+/// appends, O(n) to build the output.
 @usableFromInline
 class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     // Safety: `state` is behind its lock; the other stored properties are immutable and
@@ -49,9 +42,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         @usableFromInline var exhausted = false
         /// Whether the box was (or is about to be) resolved; later outcomes are ignored.
         @usableFromInline var finished = false
-        /// The promises pulled whose outcome has not arrived, by index, for cancelling them (see
-        /// ``FanInCore/cancelInputs()``): each one's box (see ``Upstream``), and the receiver
-        /// attached to it. Each goes when its box delivers.
+        /// Each promise pulled whose outcome has not arrived, by index: its box (see ``Upstream``)
+        /// and its receiver, to cancel it with the fan-in (``FanInCore/cancelInputs()``).
         @usableFromInline var inputs: [Int: (box: Upstream?, receiver: FanInInput<Mode>)] = [:]
 
         @inlinable
@@ -62,10 +54,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     @usableFromInline
     enum Next: Sendable {
         case nothing
-        /// Reject the box; the slots taken from the state are released with this value, outside
-        /// the lock, because releasing values may run user code (a `deinit`). With
-        /// `ownsSource`, this thread took ownership of an iterator nobody was pulling, so that it
-        /// lets the iterator go at once.
+        /// Reject the box; the slots, `dropped`, go with this value after the lock (a `deinit` is
+        /// user code). With `ownsSource`, this thread took over an idle iterator, to drop it.
         case reject(Error, dropped: [Mode.Slot?], ownsSource: Bool)
         case fulfil([Mode.Slot?])
         case pull
@@ -96,29 +86,21 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         box = EmptyBox(site: site)
     }
 
-    /// Every input has delivered or gone, and no pull can follow: a box still pending can now be
-    /// resolved only by a cancellation.
-    deinit {
-        if box.isPending { box.orphan() }
-    }
+    /// No input can deliver and no pull can follow: a box still pending is orphaned.
+    deinit { if box.isPending { box.orphan() } }
 
     @inlinable
     final func withState<Result>(_ body: (inout State) -> sending Result) -> sending Result {
         state.withLock { body(&$0) }
     }
 
-    /// Pulls and attaches inputs; overridden by ``FanIn``. Only the owner of the iterator calls
-    /// it.
+    /// Pulls and attaches inputs, as the owner of the iterator; overridden by ``FanIn``.
     ///
     /// - Returns: the fan-in's box when this call sealed it and its handlers are due.
     @inlinable
-    func pull() -> Work? {
-        nil
-    }
+    func pull() -> Work? { nil }
 
-    /// Reserves the slot of an input about to be attached.
-    ///
-    /// - Returns: the input's index.
+    /// Reserves the slot of an input about to be attached, and returns the input's index.
     @inlinable
     final func admit() -> Int {
         withState { state in
@@ -143,8 +125,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         extendLifetime(input)
     }
 
-    /// The box of input `index`, `source`, can now be resolved only by a cancellation: the
-    /// fan-in keeps only a weak reference to it.
+    /// Input `index`, `source`, is orphaned (see ``Upstream``): keep only a weak reference to it.
     @usableFromInline
     final func weaken(_ index: Int, _ source: AnyBox) {
         let strong = withState { $0.inputs[index]?.box.weaken(source) ?? nil }
@@ -182,8 +163,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             switch settled {
             case .failure(let error):
                 state.finished = true
-                var dropped: [Mode.Slot?] = []
-                swap(&dropped, &state.slots)
+                let dropped = exchange(&state.slots, with: [])
                 // An iterator that nobody owns would otherwise stay until the fan-in goes, which
                 // an input that never resolves delays for good: own it, to let it go at once.
                 let ownsSource = !state.pulling && !state.exhausted
@@ -191,9 +171,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
                 return .reject(error, dropped: dropped, ownsSource: ownsSource)
             case .success(let slot):
                 state.slots[index] = slot
-                if state.exhausted {
-                    return state.outstanding == 0 ? state.finish() : .nothing
-                }
+                if state.exhausted { return state.outstanding == 0 ? state.finish() : .nothing }
                 if !state.pulling, state.outstanding < limit {
                     state.pulling = true
                     return .pull
@@ -204,8 +182,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         return perform(next)
     }
 
-    /// Records that the iterator returned `nil`; called by its owner. Does nothing once the
-    /// fan-in has finished.
+    /// Records, for the owner, that the iterator returned `nil`; does nothing once finished.
     ///
     /// - Returns: the step that fires the box when this call resolved it.
     @inlinable
@@ -218,8 +195,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
             })
     }
 
-    /// Decides, for the owner of the iterator, whether it may pull again; gives up ownership
-    /// when the limit is reached.
+    /// Whether the owner of the iterator may pull again; at the limit, it gives up ownership.
     @inlinable
     final func verdict() -> PullVerdict {
         withState { state in
@@ -236,8 +212,8 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     final func perform(_ next: Next) -> Work? {
         switch next {
         case .nothing: return nil
-        // The dropped slots stay in `next`, which the caller holds until this returns, so they
-        // are released here, after the lock: keep it that way.
+        // The dropped slots stay in `next`, which the caller holds until this returns: they are
+        // released here, after the lock. Keep it that way.
         case .reject(let error, _, let ownsSource):
             let sealed = box.seal(.failure(error))
             // The fan-in has finished, so `pull` takes nothing more: it only lets the iterator go.
@@ -250,7 +226,9 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     }
 }
 
-/// A fan-in over the thenables an iterator produces.
+/// The fan-in behind `when(…, concurrently:)`: pulls thenables lazily from `source`, keeps their
+/// outcomes in pull order, and resolves one box when the last one is in (or, in the fail-fast
+/// modes, at the first rejection).
 @usableFromInline
 final class FanIn<Source: IteratorProtocol, Mode: FanInMode>: FanInCore<Mode>, @unchecked Sendable
 where Source.Element: Thenable, Source.Element.T == Mode.Value {
@@ -270,17 +248,15 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
     /// fan-in has finished. Only the owner of the iterator calls it.
     @inlinable
     override func pull() -> Work? {
-        // A rejection may have finished the fan-in since the delivery that made this thread the
-        // owner: then pull nothing. A finished fan-in keeps its owner for good, so the iterator
-        // can go (outside the lock: its deinit may run user code).
+        // A rejection may have finished the fan-in since this thread became the owner: then pull
+        // nothing, and let the iterator go (see "Pulling" in `FanInCore`).
         if withState({ $0.finished }) {
             source = nil
             return nil
         }
         while true {
             guard let input = source?.next() else {
-                // Still the owner, and once `exhausted` is set nobody takes ownership again, so
-                // the iterator can go now (outside the lock: its deinit may run user code).
+                // Still the owner, and once `exhausted` is set nobody takes ownership again.
                 source = nil
                 return exhaust()
             }
@@ -295,17 +271,13 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
                 let once = OnceFlag()
                 let core: FanInCore<Mode> = self
                 input.pipe { result in
-                    if once.claim() {
-                        ThreadRun.run(core.deliver(result, at: index), deferrable: false)
-                    }
+                    if once.claim() { ThreadRun.run(core.deliver(result, at: index), deferrable: false) }
                 }
             }
             switch verdict() {
-            case .more:
-                continue
+            case .more: continue
             case .finished:
-                // A finished fan-in keeps its owner for good, so nobody pulls again and this
-                // thread may release the iterator.
+                // A finished fan-in keeps its owner: nobody pulls again.
                 source = nil
                 return nil
             case .atLimit:
@@ -334,8 +306,7 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
     return fanIn.box
 }
 
-/// The receiver a pulling fan-in attaches to one input: delivers the input's outcome at its
-/// index.
+/// The receiver a pulling fan-in attaches to one input: delivers its outcome at its index.
 @usableFromInline
 final class FanInInput<Mode: FanInMode>: Receiver {
     @usableFromInline
@@ -350,19 +321,13 @@ final class FanInInput<Mode: FanInMode>: Receiver {
     }
 
     @inlinable
-    func receive(from source: Box<Result<Mode.Value, Error>>) -> Work? {
-        fanIn.deliver(source.result(), at: index)
-    }
+    func receive(from source: Box<Result<Mode.Value, Error>>) -> Work? { fanIn.deliver(source.result(), at: index) }
 
     @inlinable
-    func abandon(from _: ObjectIdentifier) {
-        fanIn.forget(index)
-    }
+    func abandon(from _: ObjectIdentifier) { fanIn.forget(index) }
 
     @inlinable
-    func upstreamOrphaned(_ source: AnyBox) {
-        fanIn.weaken(index, source)
-    }
+    func upstreamOrphaned(_ source: AnyBox) { fanIn.weaken(index, source) }
 }
 
 extension FanInCore.State {
@@ -370,8 +335,6 @@ extension FanInCore.State {
     @inlinable
     mutating func finish() -> FanInCore.Next {
         finished = true
-        var slots: [Mode.Slot?] = []
-        swap(&slots, &self.slots)
-        return .fulfil(slots)
+        return .fulfil(exchange(&slots, with: []))
     }
 }

@@ -1,7 +1,5 @@
-// What a `when` keeps of each input and what it makes of them: shared by the fan-in over inputs
-// known in advance (AllFanIn.swift) and the one that pulls them from an iterator (FanIn.swift).
-
-/// How a fan-in turns each input's result into a slot, and the filled slots into its output.
+/// How a `when` fan-in (``AllFanIn``, ``FanIn``) turns each input's result into a slot, and the
+/// filled slots into its output.
 ///
 /// Static requirements, so that each fan-in is specialised for its mode at compile time rather
 /// than calling closures per input.
@@ -26,28 +24,20 @@ protocol FanInMode: SendableMetatype {
 @usableFromInline
 enum FanInValues<Value: Sendable>: FanInMode {
     @inlinable
-    static func settle(_ result: Result<Value, Error>) -> Result<Value, Error> {
-        result
-    }
+    static func settle(_ result: Result<Value, Error>) -> Result<Value, Error> { result }
 
     @inlinable
-    static func collect(_ slots: consuming [Value?]) -> [Value] {
-        // Every slot is filled when a fan-in collects.
-        slots.compactMap { $0 }
-    }
+    static func collect(_ slots: consuming [Value?]) -> [Value] { slots.compactMap { $0 } }
 }
 
 /// `when(resolved:)`: every result, in input order; the wait never fails.
 @usableFromInline
 enum FanInResults<Value: Sendable>: FanInMode {
     @inlinable
-    static func settle(_ result: Result<Value, Error>) -> Result<Result<Value, Error>, Error> {
-        .success(result)
-    }
+    static func settle(_ result: Result<Value, Error>) -> Result<Result<Value, Error>, Error> { .success(result) }
 
     @inlinable
     static func collect(_ slots: consuming [Result<Value, Error>?]) -> [Result<Value, Error>] {
-        // Every slot is filled when a fan-in collects.
         slots.compactMap { $0 }
     }
 }
@@ -57,9 +47,7 @@ enum FanInResults<Value: Sendable>: FanInMode {
 @usableFromInline
 enum FanInVoid<Value: Sendable>: FanInMode {
     @inlinable
-    static func settle(_ result: Result<Value, Error>) -> Result<Void, Error> {
-        result.map { _ in () }
-    }
+    static func settle(_ result: Result<Value, Error>) -> Result<Void, Error> { result.map { _ in () } }
 
     @inlinable
     static func collect(_ slots: consuming [Void?]) {}

@@ -1,45 +1,18 @@
 import Dispatch
 
-// Handlers that run where they are written. Every operator has a form without `on:` whose
-// closure inherits the isolation of the code that writes it (`@_inheritActorContext` and
-// `@isolated(any)`, as `Task { }` does): in a `@MainActor` type it runs on the main queue,
-// isolated to the main actor; in an actor's method, isolated to that actor; elsewhere on the
-// queue the operator's `on:` defaults to (`conf.Q`). The `on: .main` forms take a `@MainActor`
-// closure and hand it to those forms.
-
-/// The main queue, as the `on:` of an operator whose closure is isolated to the main actor.
-///
-/// Written `on: .main`, it picks the operator's main-actor form: the closure runs in a block on
-/// the main queue (or, while the main thread waits in `wait()`, there), and the compiler knows
-/// that it runs on the main actor, so it may touch main-actor state, from any context.
-///
-/// ```swift
-/// @MainActor final class ProfileModel {
-///     var name = ""
-///     func load() {
-///         fetchUser().done(on: .main) { self.name = $0.name }.catch(on: .main) { _ in self.name = "?" }
-///     }
-/// }
-/// ```
-///
-/// On Linux, the main queue runs only when something drains it: `dispatchMain()`, a run loop, or
-/// an app's event loop.
-public struct PMKMainQueue: Sendable {
-    @inlinable
-    init() {}
-
-    /// The main queue.
-    @inlinable
-    public static var main: PMKMainQueue { PMKMainQueue() }
-}
+// Handlers that run where they are written. An operator's form without `on:` takes a closure
+// that inherits the isolation of the code writing it (`@_inheritActorContext`, `@isolated(any)`,
+// as `Task { }` does): in a `@MainActor` type it runs on the main queue, on the main actor; in
+// an actor's method, on that actor; elsewhere on `conf.Q`. The `on: .main` forms hand their
+// `@MainActor` closure to those forms.
 
 /// Runs each body isolated to `actor`, never blocking a thread: the actor runs the bodies in the
 /// order they were dispatched, whichever threads dispatched them. A body may run at once, on the
 /// dispatching thread, when the actor is idle.
 ///
-/// Each body waits in the actor's queue of bodies (see ``ActorLanes``), and each dispatch starts
-/// a task that, on the actor, runs the oldest one waiting, not necessarily its own: tasks may reach
-/// the actor out of order (a task takes the priority of the code that starts it), bodies may not.
+/// Each body waits in the actor's queue (see ``ActorLanes``), and each dispatch starts a task
+/// that, on the actor, runs the oldest body waiting, not necessarily its own: tasks may reach the
+/// actor out of order (a task takes the priority of the code that starts it), bodies may not.
 @usableFromInline
 struct ActorDispatcher: Sendable {
     /// The executor of a handler isolated to `actor`, in the actor's lane.
@@ -82,9 +55,8 @@ func runOldest(of waiting: ActorLanes.Bodies, isolatedTo actor: isolated any Act
 /// main thread is blocked in `wait()`, on the main thread itself, whichever comes first.
 ///
 /// In Swift 6, a command-line tool's top-level code and `static func main()` are on the main
-/// actor, so the closures written there are main-actor handlers; its main queue runs only when
-/// something drains it. `wait()` on the main thread therefore runs them itself, in order, as a
-/// run loop would, rather than hang.
+/// actor, so closures written there are main-actor handlers, and its main queue runs only when
+/// something drains it: `wait()` on the main thread runs them itself, in order, rather than hang.
 @usableFromInline
 enum MainActorLane {
     /// The handlers not run yet, in the order they were dispatched, and the semaphores of the
@@ -120,11 +92,10 @@ enum MainActorLane {
     }
 }
 
-/// The lanes of actors (see ``HandlerList``): each actor has one tag of its own, from the
-/// threads' tags, so that no thread ever shares it. Handlers written on an actor take its lane
-/// rather than the attaching thread's, so that they start in the order the actor attached them
-/// even when its jobs run on different threads: a thread that attaches one while the promise
-/// fires helps the actor's lane in order.
+/// The lanes of actors (see ``HandlerList``): each actor has a tag of its own, drawn with the
+/// threads' tags, so no thread shares it. Handlers written on an actor take its lane, not the
+/// attaching thread's, so that they start in the order the actor attached them even when its
+/// jobs run on different threads: a thread attaching one while the promise fires helps the lane.
 enum ActorLanes {
     /// The bodies handed to an actor and not run yet, oldest first (see ``ActorDispatcher``).
     typealias Bodies = LockedValue<FIFOQueue<@Sendable () -> Void>>

@@ -6,11 +6,10 @@ import Synchronization
 enum Work {
     /// Run the handlers of this sealed box, as the thread that sealed it.
     case fire(AnyBox)
-    /// Run the handlers of this lane (the thread's own, or an actor's it attached for) of this
-    /// firing box (see ``HandlerList``).
+    /// Run this lane's handlers (the thread's, or an actor's it attached for) of this firing box
+    /// (see ``HandlerList``).
     case help(AnyBox, lane: UInt64)
-    /// Run an operation: a lazy body, or one a dispatcher called back inline while the thread was
-    /// nested too deep.
+    /// Run an operation: a lazy body, or one a dispatcher called back inline, nested too deep.
     case call(() -> Work?)
 }
 
@@ -23,10 +22,8 @@ enum Work {
 /// loop, which runs it once the current work returns (`wait()` first, ``runLeftWork()``): chains
 /// linked through resolvers, `pipe(to:)` or lazy bodies do not grow the stack either.
 ///
-/// A run keeps its own work in a local array. What is shared between the runs of a thread lives
-/// in C thread-locals (its tag, the nesting depth, counters) and, for the rare cases that need
-/// lists (work left by code nested too deep, objects parked for release, cancelled fan-ins'
-/// inputs), in the thread's ``ThreadState``.
+/// A run keeps its own work in a local array; a thread's runs share C thread-locals (its tag, the
+/// nesting depth, counters) and, for the rare cases that need lists, a ``ThreadState``.
 @usableFromInline
 enum ThreadRun {
     /// How many runs may nest on one thread before new work is left to the running loop.
@@ -53,16 +50,14 @@ enum ThreadRun {
 
     /// A tag no other thread or actor has ever held: never given back, so that a handler left
     /// behind by a thread that exited can never pass for a new thread's (64 bits do not run out).
-    static func takeTag() -> UInt64 {
-        nextTag.wrappingAdd(1, ordering: .relaxed).oldValue
-    }
+    static func takeTag() -> UInt64 { nextTag.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     /// Runs `first` and everything it leads to before returning, in a run of its own; or, when
     /// the thread is nested too deep and `deferrable`, leaves it to the innermost running loop.
     ///
-    /// Work that nests only as deep as the code calling it (the body of a block Pledge
-    /// dispatched, an operator applied at once to a settled promise, which computes `first` by
-    /// calling user code, outside the run) is not `deferrable`: it starts a run however deep.
+    /// Work that nests only as deep as its caller (a block Pledge dispatched, an operator applied
+    /// at once to a settled promise, whose `first` comes from user code outside any run) is not
+    /// `deferrable`: it starts a run however deep.
     @usableFromInline
     static func run(_ first: consuming Work?, deferrable: Bool = true) {
         if deferrable, pledge_get_thread_depth() >= maximumNesting {
@@ -99,14 +94,11 @@ enum ThreadRun {
     /// Runs, now, the work that nested code on this thread left to the innermost running loop:
     /// for code about to block the thread, since that work may be what it waits for.
     @usableFromInline
-    static func runLeftWork() {
-        if pledge_get_thread_waiting() > 0 { run(nil, deferrable: false) }
-    }
+    static func runLeftWork() { if pledge_get_thread_waiting() > 0 { run(nil, deferrable: false) } }
 
-    /// Releases `item` (the handlers of a box freed unresolved, an operation they held, an
-    /// upstream) now, or, when this thread is releasing already, right after: each may own the
-    /// rest of a chain, so releasing a long abandoned chain recursively would run a `deinit` per
-    /// link on the stack.
+    /// Releases `item` (a freed box's handlers, an operation they held, an upstream) now, or right
+    /// after when this thread is releasing already: each may own the rest of a chain, whose
+    /// `deinit`s would otherwise recurse, one stack frame per link.
     @usableFromInline
     static func release(_ item: consuming Any) {
         guard pledge_get_thread_releasing() == 0 else { return ThreadState.current.parked.append(item) }
@@ -114,14 +106,13 @@ enum ThreadRun {
         _ = consume item
         // What releasing it parked, and so on, each released at the end of its iteration.
         let thread = ThreadState.current
-        while let parked = thread.takeParked() { _ = parked }
+        while let parked = thread.parked.popLast() { _ = parked }
         pledge_set_thread_releasing(0)
     }
 }
 
-/// The lists a thread's runs share, for the rare cases that need them (see ``ThreadRun``). Made
-/// on first use and released as the thread exits; never shared with another thread, so it is
-/// not `Sendable`.
+/// The lists a thread's runs share (see ``ThreadRun``): made on first use, released as the
+/// thread exits, never shared with another thread, so not `Sendable`.
 final class ThreadState {
     /// Work left to the innermost running loop by code nested too deep; counted in the
     /// thread-local `pledge_thread_waiting`, so that the loop looks here only when some is left.
@@ -131,8 +122,6 @@ final class ThreadState {
     /// Inputs of cancelled fan-ins left to this thread's cancel loops (see ``cancelChain(from:_:)``);
     /// counted in the thread-local `pledge_thread_cancelled_inputs`.
     var cancelledInputs: [(AnyBox, CancelReason)] = []
-
-    init() {}
 
     /// This thread's state, made on first use.
     static var current: ThreadState {
@@ -154,15 +143,9 @@ final class ThreadState {
 
     /// The work left to the running loop, which takes it all.
     func takeDeferred() -> [Work] {
-        var taken: [Work] = []
-        swap(&taken, &deferred)
+        let taken = exchange(&deferred, with: [])
         pledge_set_thread_waiting(0)
         return taken
-    }
-
-    /// The last object parked for release, if any.
-    func takeParked() -> Any? {
-        parked.popLast()
     }
 
     /// Leaves a cancelled fan-in's input to this thread's innermost cancel loop.
@@ -171,8 +154,7 @@ final class ThreadState {
         pledge_set_thread_cancelled_inputs(pledge_get_thread_cancelled_inputs() + 1)
     }
 
-    /// The input of a cancelled fan-in left last (see ``cancelChain(from:_:)``); called only
-    /// when one is left.
+    /// The cancelled fan-in's input left last (see ``cancelChain(from:_:)``), when one is left.
     func takeCancelledInput() -> (AnyBox?, CancelReason) {
         pledge_set_thread_cancelled_inputs(pledge_get_thread_cancelled_inputs() - 1)
         guard let (input, reason) = cancelledInputs.popLast() else { return (nil, .cancelled) }

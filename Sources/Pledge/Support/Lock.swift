@@ -3,15 +3,14 @@ import Synchronization
 /// Pledge's one lock: a value reachable only inside ``withLock(_:)``, which holds the lock for the
 /// whole access. Every box, fan-in and ``LockedValue`` keeps its mutable state in one.
 ///
-/// It is `Synchronization.Mutex`: `os_unfair_lock` on Apple platforms and a futex on Linux, both
-/// of which donate the waiter's priority to the holder, so a preempted holder is not the
-/// priority inversion a spinning lock is. The sections it guards are a few loads and stores,
-/// never user code: `body` must not call back into code that may take a Pledge lock.
+/// It is `Synchronization.Mutex`: `os_unfair_lock` on Apple platforms, a futex on Linux; both
+/// donate the waiter's priority to the holder, so a preempted holder is not the inversion a
+/// spinning lock is. It guards a few loads and stores: `body` must not run user code or call
+/// back into code that may take a Pledge lock.
 ///
-/// On Linux, ThreadSanitizer does not see the ordering a contended `Mutex` gives, since that
-/// happens inside the uninstrumented standard library and the kernel; `order`, an atomic word
-/// read on entry and written on exit, shows it the same ordering. It costs two plain moves on
-/// x86 and one byte that the layout's padding absorbs.
+/// On Linux, ThreadSanitizer does not see the ordering a contended `Mutex` gives (it happens in
+/// the uninstrumented standard library and the kernel); `order`, an atomic word read on entry
+/// and written on exit, shows it, for two plain moves on x86 and a byte of layout padding.
 @usableFromInline
 struct Lock<State: ~Copyable>: ~Copyable, Sendable {
     #if !canImport(Darwin)
