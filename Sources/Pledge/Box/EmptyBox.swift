@@ -2,9 +2,9 @@ import Synchronization
 
 /// A box that starts pending, stores handlers, and is sealed exactly once.
 ///
-/// Its mutable state is one ``AnyBox/Core`` behind one ``Lock``. Each transition is a mutating
-/// method of `Core`, run inside `withLock`: it moves the state out, puts the next one in, and
-/// returns what the caller must do after the lock. None runs user code or takes another lock.
+/// Its mutable state is one ``AnyBox/Core`` behind one ``Lock``. Each transition runs inside
+/// `withLock`: it moves the state out, puts the next one in, and returns what the caller must do
+/// after the lock. None runs user code or takes another lock.
 ///
 /// ```
 ///              seal, handlers waiting             last handler returned
@@ -14,6 +14,7 @@ import Synchronization
 ///     │                                               a handler, or a read  │
 ///     └── seal a failure, no handler ──▶ unobserved ────────────────────────┘
 /// ```
+/// `orphaned` is `pending` with its producer gone (see ``Upstream``): only a cancellation seals it.
 ///
 /// A sealed box stays `firing` until every handler attached so far has returned, so that a
 /// handler attached meanwhile waits for its own thread's earlier handlers (see ``HandlerList``).
@@ -67,9 +68,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         case .orphaned(let waiting):
             abandon(waiting)
         case .unstarted(let body):
-            #if DEBUG
-                conf.pending.record(self, .ended)
-            #endif
+            abandon(.none)
             // The body may own the rest of a chain of lazy promises.
             ThreadRun.release(consume body)
         case .firing:
@@ -107,33 +106,15 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment {
         let handler = handler
         return core.withLock { core in
+            let waiting: Waiting
+            let orphaned: Bool
             switch exchange(&core.state, with: .settled) {
-            case .pending(let waiting):
-                switch consume waiting {
-                case .none:
-                    core.state = .pending(.one(handler))
-                    core.firstLane = lane
-                case .one(let first):
-                    core.state = .pending(.many(HandlerList([(first, core.firstLane), (handler, lane)])))
-                case .many(let list):
-                    list.append(handler, lane: lane)
-                    core.state = .pending(.many(list))
-                }
-                return .stored
-            case .orphaned(let waiting):
-                // Stored as in a pending box; the handler hears at once that only a cancellation
-                // can resolve this one.
-                switch consume waiting {
-                case .none:
-                    core.state = .orphaned(.one(handler))
-                    core.firstLane = lane
-                case .one(let first):
-                    core.state = .orphaned(.many(HandlerList([(first, core.firstLane), (handler, lane)])))
-                case .many(let list):
-                    list.append(handler, lane: lane)
-                    core.state = .orphaned(.many(list))
-                }
-                return .storedOrphaned(handler)
+            case .pending(let pending):
+                waiting = pending
+                orphaned = false
+            case .orphaned(let pending):
+                waiting = pending
+                orphaned = true
             case .unstarted(let body):
                 core.state = .pending(.one(handler))
                 core.firstLane = lane
@@ -153,6 +134,23 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 core.state = .firing(.many(list))
                 return list.attachWhileFiring(handler, lane: lane, from: thread)
             }
+            let stored: Waiting
+            switch consume waiting {
+            case .none:
+                stored = .one(handler)
+                core.firstLane = lane
+            case .one(let first): stored = .many(HandlerList([(first, core.firstLane), (handler, lane)]))
+            case .many(let list):
+                list.append(handler, lane: lane)
+                stored = .many(list)
+            }
+            guard orphaned else {
+                core.state = .pending(stored)
+                return .stored
+            }
+            // The handler hears at once that only a cancellation can resolve this box.
+            core.state = .orphaned(stored)
+            return .storedOrphaned(handler)
         }
     }
 
@@ -174,8 +172,7 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
         #if DEBUG
             conf.pending.record(self, .ended)
         #endif
-        // The hooks run only on a cancellation; their captures (user code) go now, after the
-        // lock, with the upstream.
+        // Hooks run only on cancel: their captures (user code) and the upstream go now, unlocked.
         extendLifetime(sealed)
         return sealed.fires ? .fire(self) : nil
     }
@@ -329,11 +326,7 @@ extension AnyBox.Core {
     var isPending: Bool {
         switch state {
         case .unstarted: true
-        case .pending: true
-        case .orphaned: true
-        case .firing: false
-        case .settled: false
-        case .unobserved: false
+        default: isSealable
         }
     }
 

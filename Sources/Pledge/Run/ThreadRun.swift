@@ -45,11 +45,9 @@ enum ThreadRun {
         return tag
     }
 
-    /// The next tag to hand out.
+    /// The next tag to hand out. A tag no other thread or actor has ever held: never given back,
+    /// so that a handler left behind by a thread that exited can never pass for a new thread's.
     static let nextTag = Atomic<UInt64>(1)
-
-    /// A tag no other thread or actor has ever held: never given back, so that a handler left
-    /// behind by a thread that exited can never pass for a new thread's (64 bits do not run out).
     static func takeTag() -> UInt64 { nextTag.wrappingAdd(1, ordering: .relaxed).oldValue }
 
     /// Runs `first` and everything it leads to before returning, in a run of its own; or, when
@@ -91,8 +89,7 @@ enum ThreadRun {
         pledge_set_thread_depth(pledge_get_thread_depth() - 1)
     }
 
-    /// Runs, now, the work that nested code on this thread left to the innermost running loop:
-    /// for code about to block the thread, since that work may be what it waits for.
+    /// Runs now the work nested code left to the running loop, which a blocking caller may await.
     @usableFromInline
     static func runLeftWork() { if pledge_get_thread_waiting() > 0 { run(nil, deferrable: false) } }
 
