@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) void pledge_set_thread_waiting(long
     pledge_thread_waiting = waiting;
 }
 
-/// Whether the calling thread is releasing parked objects (see `ThreadRun.release`), how many
+/// Whether the calling thread is releasing, and has parked objects (see `ThreadRun.release`), how many
 /// cancel loops run on it, and how many inputs of cancelled fan-ins wait in its
 /// `ThreadState.cancelledInputs` (see `cancelChain`).
 extern __thread long pledge_thread_releasing __attribute__((tls_model("initial-exec")));

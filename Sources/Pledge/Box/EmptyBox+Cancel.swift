@@ -41,8 +41,8 @@ func cancelInput(_ input: AnyBox, of dependent: AnyObject & Sendable) {
 }
 
 extension AnyBox.Core {
-    /// What a cancellation leaves to do after the lock.
-    struct Cancelling: Sendable {
+    /// What a cancellation leaves to do after the lock. Noncopyable: it moves out of the lock.
+    struct Cancelling: ~Copyable, Sendable {
         /// The handler of the dependent that was cancelled, taken back: told after the lock.
         var withdrawn: Handler? = nil
         /// Whether the box was cancelled, and, if so, the rest.

@@ -53,10 +53,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
 
     deinit {
         // Fulfilled or cancelled: all handlers ran (the run firing a box holds it); no report.
-        switch outcome.load(ordering: .acquiring) {
-        case .fulfilled, .cancelled: return
-        case .pending, .rejected: break
-        }
+        let outcome = outcome.load(ordering: .acquiring)
+        if outcome == .fulfilled || outcome == .cancelled { return }
         let state = core.withLock { core in exchange(&core.state, with: .settled) }
         switch consume state {
         case .settled:
@@ -104,8 +102,10 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
 
     @usableFromInline
     override func store(_ handler: consuming Handler, lane: UInt64, thread: UInt64) -> Attachment {
-        let handler = handler
+        // Moved into the lock: a closure borrows what it captures, and a copy costs a retain.
+        var moving = Optional(handler)
         return core.withLock { core in
+            guard let handler = moving.take() else { return .stored }
             let waiting: Waiting
             let orphaned: Bool
             switch exchange(&core.state, with: .settled) {
@@ -134,6 +134,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 core.state = .firing(.many(list))
                 return list.attachWhileFiring(handler, lane: lane, from: thread)
             }
+            // In an orphaned box, the handler hears at once that only a cancellation can resolve it.
+            let told = orphaned ? handler : nil
             let stored: Waiting
             switch consume waiting {
             case .none:
@@ -144,13 +146,12 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
                 list.append(handler, lane: lane)
                 stored = .many(list)
             }
-            guard orphaned else {
+            guard let told else {
                 core.state = .pending(stored)
                 return .stored
             }
-            // The handler hears at once that only a cancellation can resolve this box.
             core.state = .orphaned(stored)
-            return .storedOrphaned(handler)
+            return .storedOrphaned(told)
         }
     }
 

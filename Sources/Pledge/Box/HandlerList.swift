@@ -14,10 +14,10 @@ final class HandlerList: @unchecked Sendable {
     typealias Entry = (handler: Handler, lane: UInt64)
 
     /// The handlers in attachment order; `nil` where one was taken out, as all before `head` are.
-    var entries: [Entry?]
+    var entries: [Entry?] = []
     var head = 0
     /// How many entries are not `nil`.
-    var stored: Int
+    var stored = 0
     /// Whether the sealer is running a handler now, and that handler's lane.
     var sealerBusy = false
     var sealerLane: UInt64 = 0
@@ -28,8 +28,7 @@ final class HandlerList: @unchecked Sendable {
     /// A lane whose thread attached while the sealer ran one of its handlers (or 0): the sealer
     /// takes that lane's next handler next, so the thread waits for no one's handler but its own.
     var preferred: UInt64 = 0
-    /// The `onCancel` bodies of a pending box, in order; not dependents. They run if the box is
-    /// cancelled, and go unrun when it is sealed otherwise.
+    /// The `onCancel` bodies of a pending box, in order (not dependents): run if it is cancelled.
     var hooks: [@Sendable () -> Void] = []
 
     init(_ entries: [Entry?]) {
@@ -39,8 +38,6 @@ final class HandlerList: @unchecked Sendable {
 
     /// A list for a box whose sealer, of tag `sealer`, runs its only handler, of lane `lane`.
     init(sealerRunning lane: UInt64, sealer: UInt64) {
-        entries = []
-        stored = 0
         sealerBusy = true
         sealerLane = lane
         self.sealer = sealer

@@ -51,6 +51,7 @@ extension EmptyBox {
     /// ``Upstream``).
     @usableFromInline
     final func orphan() {
+        guard isPending else { return }  // Sealed (say, a cancelled dependent): nothing to do.
         let dependents = core.withLock { $0.orphan() }
         for handler in dependents { handler.orphaned(self) }
     }

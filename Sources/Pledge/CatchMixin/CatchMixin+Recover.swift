@@ -235,7 +235,11 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
@@ -269,7 +273,11 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Value, Error>) -> Bool {
@@ -303,7 +311,11 @@ struct RecoverVoidOperation: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }
@@ -336,7 +348,11 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Value, Error>) -> Bool { true }
@@ -363,7 +379,11 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Value, Error>) -> Bool { true }

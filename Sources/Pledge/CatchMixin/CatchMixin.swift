@@ -83,7 +83,11 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { policy.accepts(result) }

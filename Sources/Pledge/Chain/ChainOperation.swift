@@ -6,10 +6,10 @@ protocol ChainOperation: Sendable {
     associatedtype Input: Sendable
     associatedtype Output: Sendable
 
-    /// Lets go of the user's closure and its captures, as soon as the operator's box takes the
-    /// operation to run or gives it up. A discarded operation is never run (if it were, it would
-    /// reject with ``PMKError/cancelled`` rather than trap).
-    mutating func discard()
+    /// Moves the operation out, leaving one without the user's closure: the box takes it so, in
+    /// one short access no user code runs in, to run or give up. The closure goes with the copy.
+    /// A discarded operation is never run (it would reject with ``PMKError/cancelled``).
+    mutating func take() -> Self
 
     /// Whether ``run(_:into:)`` calls user code for `result`. Only such results go to the
     /// operator's executor; the others (a rejection reaching `map`, a fulfilment reaching

@@ -100,9 +100,8 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// closure and its captures go before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
-        let work = isPending ? operation.run(input, into: self) : nil
-        operation.discard()
-        return work
+        var operation = self.operation.take()
+        return isPending ? operation.run(input, into: self) : nil
     }
 
     /// The input is freed unresolved, or took the handler back as this box was cancelled: the
@@ -110,9 +109,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// chain (see ``ThreadRun/release(_:)``), and only a cancellation can resolve the box now.
     @usableFromInline
     func abandon(from _: ObjectIdentifier) {
-        let operation = self.operation
-        self.operation.discard()
-        ThreadRun.release(consume operation)
+        ThreadRun.release(operation.take())
         orphan()
     }
 
@@ -186,7 +183,7 @@ final class ForeignProducer<T: Sendable>: Sendable {
     @inlinable
     init(_ box: EmptyBox<Result<T, Error>>) { self.box = box }
 
-    deinit { if box.isPending { box.orphan() } }
+    deinit { box.orphan() }
 
     @inlinable
     func resolve(_ result: Result<T, Error>) { box.resolve(result) }

@@ -21,9 +21,7 @@
 /// the thenables it returned (an array's, say) keeps one that never resolves, which keeps the
 /// fan-in, in a cycle (documented on the public `when(…, concurrently:)`).
 ///
-/// ## Cost
-/// One allocation for the fan-in, one handler per input, a results buffer grown by amortised
-/// appends, O(n) to build the output.
+/// It costs one allocation, one handler per input, amortised appends and O(n) for the output.
 @usableFromInline
 class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     // Safety: `state` is behind its lock; the other stored properties are immutable and
@@ -87,7 +85,7 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
     }
 
     /// No input can deliver and no pull can follow: a box still pending is orphaned.
-    deinit { if box.isPending { box.orphan() } }
+    deinit { box.orphan() }
 
     @inlinable
     final func withState<Result>(_ body: (inout State) -> sending Result) -> sending Result {

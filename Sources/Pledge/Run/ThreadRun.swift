@@ -98,12 +98,18 @@ enum ThreadRun {
     /// `deinit`s would otherwise recurse, one stack frame per link.
     @usableFromInline
     static func release(_ item: consuming Any) {
-        guard pledge_get_thread_releasing() == 0 else { return ThreadState.current.parked.append(item) }
+        // The thread-local is 0 outside a release, 1 inside, 2 once something is parked.
+        guard pledge_get_thread_releasing() == 0 else {
+            pledge_set_thread_releasing(2)
+            return ThreadState.current.parked.append(item)
+        }
         pledge_set_thread_releasing(1)
         _ = consume item
         // What releasing it parked, and so on, each released at the end of its iteration.
-        let thread = ThreadState.current
-        while let parked = thread.parked.popLast() { _ = parked }
+        if pledge_get_thread_releasing() == 2 {
+            let thread = ThreadState.current
+            while let parked = thread.parked.popLast() { _ = parked }
+        }
         pledge_set_thread_releasing(0)
     }
 }

@@ -125,7 +125,11 @@ struct GetOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     mutating func output(for result: Result<Value, Error>) -> Result<Value, Error> {
@@ -155,7 +159,11 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     func acts(on result: Result<Value, Error>) -> Bool { true }

@@ -97,7 +97,11 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { transform = nil }
+    mutating func take() -> Self {
+        let taken = self
+        transform = nil
+        return taken
+    }
 
     @inlinable
     mutating func output(for result: Result<Input, Error>) -> Result<Output, Error> {
@@ -127,7 +131,11 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func discard() { transform = nil }
+    mutating func take() -> Self {
+        let taken = self
+        transform = nil
+        return taken
+    }
 
     @inlinable
     mutating func output(for result: Result<Input, Error>) -> Result<Output, Error> {

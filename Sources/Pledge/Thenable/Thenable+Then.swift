@@ -62,7 +62,11 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
     }
 
     @inlinable
-    mutating func discard() { body = nil }
+    mutating func take() -> Self {
+        let taken = self
+        body = nil
+        return taken
+    }
 
     @inlinable
     mutating func run(_ result: Result<Input, Error>, into box: ChainedBox<Self>) -> Work? {
