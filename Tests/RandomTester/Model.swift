@@ -21,7 +21,8 @@ struct Model {
             case whenCancelled
             /// A guarantee, a `catch`, a `pipe`: never releases it.
             case never
-            /// It may not depend on it at all (`when(…concurrently:)` may not have pulled it yet).
+            /// It may not depend on it at all: `when(…concurrently:)` may not have pulled it yet,
+            /// or a promise cancelled while its closure ran never attached to what that returned.
             case uncertain
         }
 
@@ -82,13 +83,14 @@ struct Model {
         case .source(.lazy(.pipe(let previous))):
             return observed.runCount(node.id) > 0 ? [(previous, .never, true)] : []
         case .source(.task(.await(let awaited, _))):
-            return observed.runCount(node.id) > 0 ? [(awaited, release, true)] : []
+            guard observed.runCount(node.id) > 0 else { return [] }
+            return [(awaited, mayHaveWithdrawn(node) ? .uncertain : release, true)]
         case .source, .retry:
             return []
         case .operation(let operation, let input, _):
             var feeders = [(input, release, node.isLate)]
             if let followed = operation.returnedNode, observed.runCount(node.id) > 0 {
-                feeders.append((followed, release, true))
+                feeders.append((followed, mayHaveWithdrawn(node) ? .uncertain : release, true))
             }
             return feeders
         case .combinator(.whenConcurrently, let inputs):
@@ -96,6 +98,18 @@ struct Model {
         case .combinator(_, let inputs):
             return inputs.map { ($0, release, node.isLate) }
         }
+    }
+
+    /// Whether `node`, whose closure has run, may have been cancelled before it attached to what
+    /// that closure returned or awaited: a `then`, `recover` or `ensureThen` cancelled while its
+    /// closure runs (on a queue, say) does not follow the thenable the closure returns, and a
+    /// `Promise(task:)` cancelled first does not wait for the promise it awaits. The thenable is
+    /// then never attached to (a lazy one never starts), or withdrawn from (API.md: cancelled if
+    /// nothing else depends on it). A promise that did not end cancelled attached.
+    private func mayHaveWithdrawn(_ node: Node) -> Bool {
+        guard node.form == .promise else { return false }
+        let outcome = observed.outcome(node.id)
+        return outcome == nil || outcome == .cancelled
     }
 
     private func computeMayBeCancelled(_ node: Node) -> Bool {
