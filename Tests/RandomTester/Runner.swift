@@ -29,22 +29,27 @@ public enum RandomTester {
     public static func run(
         seed: UInt64, options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        var generator = Generator(SeededEntropy(seed: seed), options: options)
-        return run(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
+        Watchdog.shared.watch("seed \(seed)", deadline: deadline) {
+            var generator = Generator(SeededEntropy(seed: seed), options: options)
+            return run(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
+        }
     }
 
     /// One round of the program a fuzzer's `bytes` make.
     public static func run(
         bytes: [UInt8], options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        var generator = Generator(ByteEntropy(bytes), options: options)
-        return run(
-            generator.program(origin: "fuzz input of \(bytes.count) bytes"), options: options, deadline: deadline)
+        let origin = "fuzz input of \(bytes.count) bytes"
+        return Watchdog.shared.watch(origin, deadline: deadline) {
+            var generator = Generator(ByteEntropy(bytes), options: options)
+            return run(generator.program(origin: origin), options: options, deadline: deadline)
+        }
     }
 
     static func run(_ program: Program, options: ModelOptions, deadline: Duration) -> RoundReport {
         let end = ContinuousClock.now + deadline
         let interpreter = Interpreter(program)
+        Watchdog.shared.describe { Trace.render(program, played: interpreter.recorder.allPlayed) }
         _ = LogRecorder.shared.take()
         interpreter.build()
         var findings: [String] = []
