@@ -198,15 +198,30 @@ extension RandomTester {
         func write(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
         prepareProcess()
         var failures = 0
+        let clock = ContinuousClock()
+        let started = clock.now
+        // The slowest rounds, slowest first: what to look at when a run takes too long.
+        var slowest: [(seed: UInt64, time: Duration)] = []
         for seed in settings.seeds {
             write("playing seed \(seed)")
             // A round that crashes the process leaves no report: verbose runs print the program first.
             if settings.verbose { write(programText(seed: seed, options: settings.options)) }
+            let roundStarted = clock.now
             let report = run(seed: seed, options: settings.options, deadline: settings.deadline)
+            slowest.append((seed, clock.now - roundStarted))
+            slowest.sort { $0.time > $1.time }
+            if slowest.count > 3 { slowest.removeLast() }
             if !report.passed { failures += 1 }
             if !report.passed || settings.verbose { write(report.description) }
         }
+        let times = slowest.map { "seed \($0.seed) \(seconds($0.time))" }.joined(separator: ", ")
+        write("random tester: \(settings.seeds.count) rounds in \(seconds(clock.now - started)) (slowest: \(times))")
         write("random tester: \(settings.seeds.count - failures) rounds passed, \(failures) failed")
         return failures == 0
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
     }
 }
