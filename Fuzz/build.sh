@@ -4,7 +4,7 @@
 # libFuzzer brings its own `main`, so this cannot be a SwiftPM target that `swift build` links:
 # swiftc compiles Pledge's sources, the random tester's (Tests/RandomTester) and the entry point
 # (Fuzz/RandomTester) with -sanitize=fuzzer,address, one module at a time, as SwiftPM would.
-# Run it with Fuzz/run.sh, or by hand: .build-fuzz/pledge-random-fuzzer -max_total_time=60 CORPUS
+# Run it with Fuzz/run.sh [SECONDS], or by hand: .build-fuzz/pledge-random-fuzzer -max_total_time=60 CORPUS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build-fuzz

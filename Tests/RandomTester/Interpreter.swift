@@ -39,7 +39,8 @@ final class Interpreter: @unchecked Sendable {
 
     /// Each node's state now: `nil` for a node never made or already released.
     func observe() -> [NodeID: Outcome] {
-        let observers = lock.withLock { self.observers }
+        // A copy of its own (see ``Recorder/allRuns``): a thread still playing past the deadline may add one.
+        let observers = lock.withLock { Array(self.observers) }
         var outcomes: [NodeID: Outcome] = [:]
         for (node, observer) in observers {
             outcomes[node] = observer.read()

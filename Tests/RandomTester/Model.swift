@@ -21,7 +21,8 @@ struct Model {
             case whenCancelled
             /// A guarantee, a `catch`, a `pipe`: never releases it.
             case never
-            /// It may not depend on it at all (`when(…concurrently:)` may not have pulled it yet).
+            /// It may not depend on it at all: `when(…concurrently:)` may not have pulled it yet,
+            /// or a promise cancelled while its closure ran never attached to what that returned.
             case uncertain
         }
 
@@ -57,8 +58,16 @@ struct Model {
                 dependents[input, default: []].append(Dependency(dependent: node.id, release: release, late: late))
             }
         }
-        for node in observed.program.nodes.reversed() where observed.made.contains(node.id) {
-            mayBeCancelledMemo[node.id] = computeMayBeCancelled(node)
+        // Each moment of the build at which a timer may have fired (just after each timeout is
+        // made), then the threads' play (`nil`), when every node is there. A node may be
+        // cancelled if it may be at one of them; each pass sees what the earlier ones found.
+        let made = observed.program.nodes.filter { observed.made.contains($0.id) }
+        let moments: [NodeID?] = made.filter { !$0.isLate && mayHaveTimedOut($0.id) }.map { $0.id + 1 } + [nil]
+        for moment in moments {
+            for node in made.reversed() where moment.map({ node.id < $0 }) ?? true {
+                let now = computeMayBeCancelled(node, before: moment)
+                mayBeCancelledMemo[node.id] = now || mayBeCancelled(node.id)
+            }
         }
         for node in observed.program.nodes.reversed() where observed.made.contains(node.id) {
             surelyCancelledMemo[node.id] = computeSurelyCancelled(node)
@@ -82,13 +91,14 @@ struct Model {
         case .source(.lazy(.pipe(let previous))):
             return observed.runCount(node.id) > 0 ? [(previous, .never, true)] : []
         case .source(.task(.await(let awaited, _))):
-            return observed.runCount(node.id) > 0 ? [(awaited, release, true)] : []
+            guard observed.runCount(node.id) > 0 else { return [] }
+            return [(awaited, mayHaveWithdrawn(node) ? .uncertain : release, true)]
         case .source, .retry:
             return []
         case .operation(let operation, let input, _):
             var feeders = [(input, release, node.isLate)]
             if let followed = operation.returnedNode, observed.runCount(node.id) > 0 {
-                feeders.append((followed, release, true))
+                feeders.append((followed, mayHaveWithdrawn(node) ? .uncertain : release, true))
             }
             return feeders
         case .combinator(.whenConcurrently, let inputs):
@@ -98,16 +108,32 @@ struct Model {
         }
     }
 
-    private func computeMayBeCancelled(_ node: Node) -> Bool {
-        if cancelCalled.contains(node.id) { return true }
-        guard node.form == .promise, let dependents = dependents[node.id], !dependents.isEmpty else { return false }
-        // A timeout's timer runs on its own: when it fires before a dependent made after the
-        // timeout attaches, nothing else depends on the node yet, and it is cancelled then.
-        let firstTimeout = dependents.filter { $0.release == .whenCancelled && mayHaveTimedOut($0.dependent) }
-            .map(\.dependent).min()
-        return dependents.allSatisfy { dependency in
+    /// Whether `node`, whose closure has run, may have been cancelled before it attached to what
+    /// that closure returned or awaited: a `then`, `recover` or `ensureThen` cancelled while its
+    /// closure runs (on a queue, say) does not follow the thenable the closure returns, and a
+    /// `Promise(task:)` cancelled first does not wait for the promise it awaits. The thenable is
+    /// then never attached to (a lazy one never starts), or withdrawn from (API.md: cancelled if
+    /// nothing else depends on it). A promise that did not end cancelled attached.
+    private func mayHaveWithdrawn(_ node: Node) -> Bool {
+        guard node.form == .promise else { return false }
+        let outcome = observed.outcome(node.id)
+        return outcome == nil || outcome == .cancelled
+    }
+
+    /// Whether every promise that depends on `node` may have released it by a moment: while
+    /// the graph is built, once the nodes before `moment` are made (timers run on their own, so
+    /// a timeout may fire before the nodes made after it attach: nothing else depends on its
+    /// input yet, which it cancels then); or, with `moment` `nil`, while the threads play,
+    /// where `cancel()` is called and late dependents may come after it.
+    private func computeMayBeCancelled(_ node: Node, before moment: NodeID?) -> Bool {
+        if moment == nil, cancelCalled.contains(node.id) { return true }
+        guard node.form == .promise else { return false }
+        let existing = (dependents[node.id] ?? []).filter { dependency in
+            moment.map { !dependency.late && dependency.dependent < $0 } ?? true
+        }
+        guard !existing.isEmpty else { return false }
+        return existing.allSatisfy { dependency in
             if dependency.late { return true }
-            if let firstTimeout, dependency.dependent > firstTimeout { return true }
             switch dependency.release {
             case .never: return false
             case .uncertain: return true

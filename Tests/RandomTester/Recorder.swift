@@ -20,16 +20,21 @@ final class Recorder: @unchecked Sendable {
         let skipped: String?
     }
 
-    // Safety: `runs` and `played` are only read or written while `lock` is held.
+    // Safety: `runs`, `played` and `isClosed` are only read or written while `lock` is held.
     private var runs: [NodeID: [Run]] = [:]
     private var played: [Played] = []
+    private var isClosed = false
     private let lock = NSLock()
     /// Signalled at every run, so that a waiting round looks again.
     private let news = DispatchSemaphore(value: 0)
 
+    /// Records a call of `node`'s closure, unless the round is over (see ``close()``).
     func ran(_ node: NodeID, argument: Outcome? = nil, on executor: Executor = .inline) {
         let run = Run(argument: argument, onItsExecutor: Executors.isOn(executor))
-        lock.withLock { runs[node, default: []].append(run) }
+        lock.withLock {
+            guard !isClosed else { return }
+            runs[node, default: []].append(run)
+        }
         news.signal()
     }
 
@@ -37,8 +42,20 @@ final class Recorder: @unchecked Sendable {
         lock.withLock { played.append(entry) }
     }
 
-    var allRuns: [NodeID: [Run]] { lock.withLock { runs } }
-    var allPlayed: [Played] { lock.withLock { played } }
+    /// Ends the round's recording: a closure that runs later is not recorded. Work of a node the
+    /// round dropped may go on after the round is judged (a backoff timer, a dispatched block:
+    /// the model cannot see it, so it does not wait for it), and its closures may call ``ran(_:argument:on:)``
+    /// from any thread at any time; after this, they change nothing.
+    func close() {
+        lock.withLock { isClosed = true }
+    }
+
+    // The copies share no storage with `runs` and `played`. Sharing would be safe (a copy-on-write
+    // buffer is mutated in place only once the copy has let go of it), but the count that tells
+    // lives in the Swift runtime, which ThreadSanitizer does not see: a closure recording in place
+    // on another thread after a copy was read and released is reported as a race with that read.
+    var allRuns: [NodeID: [Run]] { lock.withLock { runs.mapValues { $0.map { $0 } } } }
+    var allPlayed: [Played] { lock.withLock { played.map { $0 } } }
 
     /// Waits up to `milliseconds` for a closure to run.
     func waitForNews(milliseconds: Int) {

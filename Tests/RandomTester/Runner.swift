@@ -29,33 +29,41 @@ public enum RandomTester {
     public static func run(
         seed: UInt64, options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        var generator = Generator(SeededEntropy(seed: seed), options: options)
-        return run(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
+        Watchdog.shared.watch("seed \(seed)", deadline: deadline) {
+            var generator = Generator(SeededEntropy(seed: seed), options: options)
+            return run(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
+        }
     }
 
     /// One round of the program a fuzzer's `bytes` make.
     public static func run(
         bytes: [UInt8], options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        var generator = Generator(ByteEntropy(bytes), options: options)
-        return run(
-            generator.program(origin: "fuzz input of \(bytes.count) bytes"), options: options, deadline: deadline)
+        let origin = "fuzz input of \(bytes.count) bytes"
+        return Watchdog.shared.watch(origin, deadline: deadline) {
+            var generator = Generator(ByteEntropy(bytes), options: options)
+            return run(generator.program(origin: origin), options: options, deadline: deadline)
+        }
     }
 
     static func run(_ program: Program, options: ModelOptions, deadline: Duration) -> RoundReport {
         let end = ContinuousClock.now + deadline
         let interpreter = Interpreter(program)
+        Watchdog.shared.describe { Trace.render(program, played: interpreter.recorder.allPlayed) }
         _ = LogRecorder.shared.take()
         interpreter.build()
         var findings: [String] = []
         if !play(interpreter, until: end) {
             findings.append("a thread did not finish its actions by the deadline (a hang)")
         }
-        if let hang = settle(interpreter, options, until: end) { findings.append(hang) }
-        let observed = observe(interpreter)
+        let (observed, hang) = settle(interpreter, options, until: end)
+        if let hang { findings.append(hang) }
         findings += Checker(observed, options).findings()
         let mismatches = interpreter.made.mismatches
         if !mismatches.isEmpty { findings.append("tester bug: could not make \(mismatches.map { "n\($0)" })") }
+        // A failing round looks once more a second later, to tell a late node from a stuck one.
+        let later = findings.isEmpty ? nil : lookAgain(interpreter, after: observed)
+        interpreter.recorder.close()
         interpreter.releaseAll()
         for event in LogRecorder.shared.take() {
             if case .unhandledRejection(let error, _) = event, error.isCancelled {
@@ -71,16 +79,42 @@ public enum RandomTester {
             "\n// closures ran: "
             + observed.runs.sorted { $0.key < $1.key }.map { "n\($0.key) ×\($0.value.count)" }
             .joined(separator: ", ")
+        if let later { trace += "\n// a second later: " + later }
         return RoundReport(origin: program.origin, findings: findings, trace: trace)
+    }
+
+    /// What changed a second (and a drain of every executor) after `observed`.
+    private static func lookAgain(_ interpreter: Interpreter, after observed: Observation) -> String {
+        Thread.sleep(forTimeInterval: 1)
+        _ = Executors.drain(until: .now + .seconds(5))
+        let later = observe(interpreter)
+        var changes: [String] = []
+        for node in later.made.union(observed.made).sorted() {
+            let (before, after) = (observed.outcome(node), later.outcome(node))
+            if before != after {
+                let was = before.map(\.description) ?? "not seen"
+                changes.append("n\(node) \(after.map(\.description) ?? "released") (was \(was))")
+            }
+            if observed.runCount(node) != later.runCount(node) {
+                changes.append("n\(node) ×\(later.runCount(node)) (was ×\(observed.runCount(node)))")
+            }
+        }
+        return changes.isEmpty ? "nothing changed" : changes.joined(separator: ", ")
     }
 
     /// Waits until the round is quiet: nothing the model says is due is missing, and draining
     /// every executor changes nothing (a closure that has run but whose promise is not sealed
-    /// yet, or work handed from one queue to another, shows as a change). Returns the hang, if
-    /// the deadline comes first.
+    /// yet, or work handed from one queue to another, shows as a change). Returns the
+    /// observation to judge, and the hang, if the deadline comes first.
+    ///
+    /// The observation judged is the last one compared, not a new one: reading the states one
+    /// by one is not atomic, and work the model does not wait for (that of a node the round
+    /// dropped, woken by a timer, say) may go on meanwhile. States and call counts only move
+    /// forward, so two equal observations around a drain show the round as it was at one
+    /// instant between them: a closure seen to run is seen with its promise as it left it.
     private static func settle(
         _ interpreter: Interpreter, _ options: ModelOptions, until end: ContinuousClock.Instant
-    ) -> String? {
+    ) -> (Observation, hang: String?) {
         while true {
             var checker = Checker(observe(interpreter), options)
             while !checker.obligations().isEmpty, ContinuousClock.now < end {
@@ -88,13 +122,16 @@ public enum RandomTester {
                 checker = Checker(observe(interpreter), options)
             }
             let due = checker.obligations()
-            if !due.isEmpty { return "not settled by the deadline (a hang): " + due.joined(separator: "; ") }
-            guard Executors.drain(until: end) else { return "an executor did not drain by the deadline (a hang)" }
+            if !due.isEmpty {
+                return (checker.model.observed, "not settled by the deadline (a hang): " + due.joined(separator: "; "))
+            }
+            let drained = "an executor did not drain by the deadline (a hang)"
+            guard Executors.drain(until: end) else { return (checker.model.observed, drained) }
             let before = observe(interpreter)
-            guard Executors.drain(until: end) else { return "an executor did not drain by the deadline (a hang)" }
+            guard Executors.drain(until: end) else { return (before, drained) }
             let after = observe(interpreter)
-            if before.isSame(as: after), Checker(after, options).obligations().isEmpty { return nil }
-            if ContinuousClock.now >= end { return "still changing at the deadline (a hang)" }
+            if before.isSame(as: after), Checker(after, options).obligations().isEmpty { return (after, nil) }
+            if ContinuousClock.now >= end { return (after, "still changing at the deadline (a hang)") }
         }
     }
 
@@ -161,15 +198,30 @@ extension RandomTester {
         func write(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
         prepareProcess()
         var failures = 0
+        let clock = ContinuousClock()
+        let started = clock.now
+        // The slowest rounds, slowest first: what to look at when a run takes too long.
+        var slowest: [(seed: UInt64, time: Duration)] = []
         for seed in settings.seeds {
             write("playing seed \(seed)")
             // A round that crashes the process leaves no report: verbose runs print the program first.
             if settings.verbose { write(programText(seed: seed, options: settings.options)) }
+            let roundStarted = clock.now
             let report = run(seed: seed, options: settings.options, deadline: settings.deadline)
+            slowest.append((seed, clock.now - roundStarted))
+            slowest.sort { $0.time > $1.time }
+            if slowest.count > 3 { slowest.removeLast() }
             if !report.passed { failures += 1 }
             if !report.passed || settings.verbose { write(report.description) }
         }
+        let times = slowest.map { "seed \($0.seed) \(seconds($0.time))" }.joined(separator: ", ")
+        write("random tester: \(settings.seeds.count) rounds in \(seconds(clock.now - started)) (slowest: \(times))")
         write("random tester: \(settings.seeds.count - failures) rounds passed, \(failures) failed")
         return failures == 0
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
     }
 }

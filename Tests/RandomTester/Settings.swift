@@ -1,8 +1,8 @@
 import Foundation
 
 /// The tester's settings from the environment, so that CI and a person replaying a seed use the
-/// same test: `PLEDGE_RANDOM_SEEDS` (`0..<500`, `7,42` or `3`), `PLEDGE_RANDOM_AVOID` (`none`,
-/// or a comma-separated list of ``KnownBug`` raw values; all of them by default),
+/// same test: `PLEDGE_RANDOM_SEEDS` (`0..<500`, `7,42` or `3`), `PLEDGE_RANDOM_AVOID` (a
+/// comma-separated list of ``KnownBug`` raw values, or `none`, the default),
 /// `PLEDGE_RANDOM_CLEANUP=1` (expect cleanup closures to run on cancellation too) and
 /// `PLEDGE_RANDOM_DEADLINE` (seconds a round may take; 20 by default), `PLEDGE_RANDOM_VERBOSE=1`.
 public struct Settings: Sendable {

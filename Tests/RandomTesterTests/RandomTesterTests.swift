@@ -26,7 +26,7 @@ import Testing
         if summary?.hasSuffix(" 0 failed") == true, !lines.contains(where: { $0.contains("Sanitizer") }),
             ProcessInfo.processInfo.environment["PLEDGE_RANDOM_VERBOSE"] != "1"
         {
-            print(summary!)
+            print(lines.filter { $0.hasPrefix("random tester: ") }.joined(separator: "\n"))
             return
         }
         let lastSeed = lines.last { $0.hasPrefix("playing seed ") } ?? "none"
