@@ -29,7 +29,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 enum FuzzProcess {
     private static let prepared: Void = RandomTester.prepareProcess()
 
-    /// `PLEDGE_RANDOM_AVOID` and `PLEDGE_RANDOM_CLEANUP` as for the seeded runs.
+    /// `PLEDGE_RANDOM_AVOID` as for the seeded runs.
     static let options = Settings(defaultSeeds: 0..<1).options
 
     static func prepare() { prepared }

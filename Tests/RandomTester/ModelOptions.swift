@@ -1,21 +1,14 @@
-/// Switches for what the model expects, where today's engine and API.md still disagree.
+/// Switches for what the model expects and the generator makes.
 public struct ModelOptions: Sendable {
-    /// API.md: the closures of `ensure`, `ensureThen` and `finally` run exactly once however their
-    /// chain ends, cancellation included. TODO: today's engine skips an `ensure` or `ensureThen`
-    /// closure when that operator's promise is cancelled before its input settles (the open
-    /// "cleanup runs on cancellation" issue); turn this on by default once it is fixed.
-    public var cleanupRunsOnCancellation: Bool
-
     /// The program shapes the generator leaves out (`PLEDGE_RANDOM_AVOID`), so that a run shows
     /// the other findings while a bug they reach is open. Empty, the default: generate everything.
     public var avoiding: Set<KnownBug>
 
-    public init(cleanupRunsOnCancellation: Bool = false, avoiding: Set<KnownBug> = []) {
-        self.cleanupRunsOnCancellation = cleanupRunsOnCancellation
+    public init(avoiding: Set<KnownBug> = []) {
         self.avoiding = avoiding
     }
 
-    /// Today's defaults: the cleanup expectation off, every shape generated.
+    /// The defaults: every shape generated.
     public static let today = ModelOptions()
 }
 

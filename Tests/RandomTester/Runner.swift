@@ -29,20 +29,25 @@ public enum RandomTester {
     public static func run(
         seed: UInt64, options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        Watchdog.shared.watch("seed \(seed)", deadline: deadline) {
-            var generator = Generator(SeededEntropy(seed: seed), options: options)
-            return run(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
-        }
+        var generator = Generator(SeededEntropy(seed: seed), options: options)
+        return watched(generator.program(origin: "seed \(seed)"), options: options, deadline: deadline)
     }
 
     /// One round of the program a fuzzer's `bytes` make.
     public static func run(
         bytes: [UInt8], options: ModelOptions = .today, deadline: Duration = .seconds(20)
     ) -> RoundReport {
-        let origin = "fuzz input of \(bytes.count) bytes"
-        return Watchdog.shared.watch(origin, deadline: deadline) {
-            var generator = Generator(ByteEntropy(bytes), options: options)
-            return run(generator.program(origin: origin), options: options, deadline: deadline)
+        var generator = Generator(ByteEntropy(bytes), options: options)
+        return watched(
+            generator.program(origin: "fuzz input of \(bytes.count) bytes"), options: options, deadline: deadline)
+    }
+
+    /// One round of `program` under the watchdog. The deep lazy chain's round does the work of
+    /// a hundred others (a sanitizer makes it take seconds): its deadline is three times as long.
+    private static func watched(_ program: Program, options: ModelOptions, deadline: Duration) -> RoundReport {
+        let deadline = program.nodes.count > 1_000 ? deadline * 3 : deadline
+        return Watchdog.shared.watch(program.origin, deadline: deadline) {
+            run(program, options: options, deadline: deadline)
         }
     }
 

@@ -3,7 +3,6 @@ import Foundation
 /// The tester's settings from the environment, so that CI and a person replaying a seed use the
 /// same test: `PLEDGE_RANDOM_SEEDS` (`0..<500`, `7,42` or `3`), `PLEDGE_RANDOM_AVOID` (a
 /// comma-separated list of ``KnownBug`` raw values, or `none`, the default),
-/// `PLEDGE_RANDOM_CLEANUP=1` (expect cleanup closures to run on cancellation too) and
 /// `PLEDGE_RANDOM_DEADLINE` (seconds a round may take; 20 by default), `PLEDGE_RANDOM_VERBOSE=1`.
 public struct Settings: Sendable {
     public var seeds: [UInt64]
@@ -18,7 +17,6 @@ public struct Settings: Sendable {
         if let avoid = environment["PLEDGE_RANDOM_AVOID"] {
             options.avoiding = Set(avoid.split(separator: ",").compactMap { KnownBug(rawValue: String($0)) })
         }
-        options.cleanupRunsOnCancellation = environment["PLEDGE_RANDOM_CLEANUP"] == "1"
         verbose = environment["PLEDGE_RANDOM_VERBOSE"] == "1"
         deadline = .seconds(Int(environment["PLEDGE_RANDOM_DEADLINE"] ?? "") ?? 20)
     }

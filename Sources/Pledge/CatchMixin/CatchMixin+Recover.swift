@@ -83,7 +83,9 @@ extension CatchMixin {
     /// unchanged once `body` returns.
     ///
     /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
-    /// inline when `nil`).
+    /// inline when `nil`), exactly once however the chain ends: cancelling the returned promise,
+    /// a promise after it or the chain's finalizer runs it too (see
+    /// <doc:CancellationAndTime#Cleanup-runs-however-the-chain-ends>).
     ///
     /// ```swift
     /// spinner.start()
@@ -118,7 +120,9 @@ extension CatchMixin {
     /// unchanged once the guarantee `body` returns has resolved.
     ///
     /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
-    /// inline when `nil`).
+    /// inline when `nil`), exactly once however the chain ends: cancelled first, it runs too, and
+    /// nothing waits for its guarantee (see
+    /// <doc:CancellationAndTime#Cleanup-runs-however-the-chain-ends>).
     ///
     /// ```swift
     /// openConnection().then { use($0) }.ensureThen { connection.close() }
@@ -362,6 +366,9 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
         body.take()?()
         return result
     }
+
+    @inlinable
+    mutating func takeCleanup() -> (@Sendable () -> Void)? { body.take() }
 }
 
 /// `ensureThen`: `body` runs for every result, which passes on once its guarantee resolves.
@@ -392,5 +399,12 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     mutating func run(_ result: Result<Value, Error>, into box: ChainedBox<Self>) -> Work? {
         guard let body = body.take() else { return box.seal(result) }
         return box.wait(for: body(), then: result)
+    }
+
+    /// The box is cancelled already: nothing waits for the guarantee.
+    @inlinable
+    mutating func takeCleanup() -> (@Sendable () -> Void)? {
+        guard let body = body.take() else { return nil }
+        return { _ = body() }
     }
 }

@@ -10,7 +10,8 @@ public final class PMKFinalizer: Sendable {
         self.box = box
     }
 
-    /// Runs `body` once the chain has ended, whether the `catch` before it ran or not.
+    /// Runs `body` once the chain has ended, whether the `catch` before it ran or not, and
+    /// whether the chain was fulfilled, rejected or cancelled (``cancel()`` included).
     ///
     /// `body` runs on `on` (``PMKConfiguration/Q`` `.return` by default, or the closure's actor;
     /// inline when `nil`).

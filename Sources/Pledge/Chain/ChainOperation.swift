@@ -24,11 +24,18 @@ protocol ChainOperation: Sendable {
 
     /// The box of this operation applied now, inline, to `source`, a box born sealed.
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>>
+
+    /// Takes out what runs even when the box is cancelled first: the closure of `ensure`,
+    /// `ensureThen` and `finally`, which runs however the chain ends. None by default.
+    mutating func takeCleanup() -> (@Sendable () -> Void)?
 }
 
 extension ChainOperation {
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { if case .success = result { true } else { false } }
+
+    @inlinable
+    mutating func takeCleanup() -> (@Sendable () -> Void)? { nil }
 
     @inlinable
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>> {

@@ -48,11 +48,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
 
     /// The operation, discarded once the input arrives or is abandoned: a settled promise keeps
     /// no captures. Not optional: freeing it would need a generic type lookup.
-    @usableFromInline
-    var operation: Operation
+    @usableFromInline var operation: Operation
 
-    @usableFromInline
-    let executor: Executor
+    @usableFromInline let executor: Executor
 
     /// The box of `operation` applied to `source`'s result, with `source` as its upstream when
     /// `linked`; its promise was made where `source`'s was (see ``Box/site``).
@@ -96,20 +94,25 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         return nil
     }
 
-    /// Runs the operation unless the box was cancelled first, then discards it, so the user's
-    /// closure and its captures go before the run fires the box.
+    /// Runs the operation unless the box was cancelled first (then only its cleanup), then
+    /// discards it, so the user's closure and its captures go before the run fires the box.
     @inlinable
     final func operate(_ input: Result<Operation.Input, Error>) -> Work? {
         var operation = self.operation.take()
-        return isPending ? operation.run(input, into: self) : nil
+        if isPending { return operation.run(input, into: self) }
+        operation.takeCleanup()?()
+        return nil
     }
 
     /// The input is freed unresolved, or took the handler back as this box was cancelled: the
     /// user's closure goes now, released from a loop since its captures may own another abandoned
-    /// chain (see ``ThreadRun/release(_:)``), and only a cancellation can resolve the box now.
+    /// chain (see ``ThreadRun/release(_:)``), and only a cancellation can resolve the box now. A
+    /// cleanup waits for that cancellation instead, and then runs on the executor.
     @usableFromInline
     func abandon(from _: ObjectIdentifier) {
-        ThreadRun.release(operation.take())
+        var operation = operation.take()
+        if let cleanup = operation.takeCleanup() { addCancelHook { [executor] in executor.perform(cleanup) } }
+        ThreadRun.release(consume operation)
         orphan()
     }
 
@@ -177,8 +180,7 @@ extension EmptyBox {
 /// then nothing can resolve the box any more but a cancellation (see ``EmptyBox/orphan()``).
 @usableFromInline
 final class ForeignProducer<T: Sendable>: Sendable {
-    @usableFromInline
-    let box: EmptyBox<Result<T, Error>>
+    @usableFromInline let box: EmptyBox<Result<T, Error>>
 
     @inlinable
     init(_ box: EmptyBox<Result<T, Error>>) { self.box = box }
@@ -193,10 +195,8 @@ final class ForeignProducer<T: Sendable>: Sendable {
 /// resolves: `ensureThen`'s wait for its guarantee.
 @usableFromInline
 final class SealAfter<T: Sendable>: Receiver {
-    @usableFromInline
-    let box: EmptyBox<Result<T, Error>>
-    @usableFromInline
-    let result: Result<T, Error>
+    @usableFromInline let box: EmptyBox<Result<T, Error>>
+    @usableFromInline let result: Result<T, Error>
 
     @inlinable
     init(_ box: EmptyBox<Result<T, Error>>, with result: Result<T, Error>) {

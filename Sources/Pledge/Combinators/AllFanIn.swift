@@ -17,16 +17,13 @@
 @usableFromInline
 final class AllFanIn<Mode: FanInMode>: Receiver {
     /// The index of each distinct input box's first occurrence.
-    @usableFromInline
-    let firstIndex: [ObjectIdentifier: Int]
+    @usableFromInline let firstIndex: [ObjectIdentifier: Int]
 
     /// For each input index, the next index at which the same box occurs again, or -1; `nil`
     /// when no input occurs twice.
-    @usableFromInline
-    let repeats: [Int]?
+    @usableFromInline let repeats: [Int]?
 
-    @usableFromInline
-    let state: Lock<State>
+    @usableFromInline let state: Lock<State>
 
     /// What changes as the inputs deliver.
     @usableFromInline

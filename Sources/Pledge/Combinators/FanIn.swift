@@ -67,16 +67,13 @@ class FanInCore<Mode: FanInMode>: @unchecked Sendable {
         case finished
     }
 
-    @usableFromInline
-    let state = Lock(State())
+    @usableFromInline let state = Lock(State())
 
     /// The most inputs that may be outstanding at once.
-    @usableFromInline
-    let limit: Int
+    @usableFromInline let limit: Int
 
     /// Backs the promise or guarantee that the `when` call returned.
-    @usableFromInline
-    let box: EmptyBox<Result<Mode.Output, Error>>
+    @usableFromInline let box: EmptyBox<Result<Mode.Output, Error>>
 
     @inlinable
     init(limit: Int, site: SourceSite) {
@@ -233,8 +230,7 @@ where Source.Element: Thenable, Source.Element.T == Mode.Value {
     // Safety: `source` is touched only by the thread that owns the iterator (see "Pulling" in
     // `FanInCore`): ownership is taken and given up under the state's lock, which orders every
     // use of `source` after the previous owner's last one.
-    @usableFromInline
-    var source: Source?
+    @usableFromInline var source: Source?
 
     @inlinable
     init(source: Source, limit: Int, site: SourceSite) {
@@ -307,10 +303,8 @@ func _fanIn<Source: IteratorProtocol, Mode: FanInMode>(
 /// The receiver a pulling fan-in attaches to one input: delivers its outcome at its index.
 @usableFromInline
 final class FanInInput<Mode: FanInMode>: Receiver {
-    @usableFromInline
-    let fanIn: FanInCore<Mode>
-    @usableFromInline
-    let index: Int
+    @usableFromInline let fanIn: FanInCore<Mode>
+    @usableFromInline let index: Int
 
     @inlinable
     init(_ fanIn: FanInCore<Mode>, index: Int) {

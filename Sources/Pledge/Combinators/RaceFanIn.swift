@@ -31,11 +31,9 @@ func _race<U: Thenable>(
 /// more, the box is orphaned.
 @usableFromInline
 final class RaceFanIn<T: Sendable>: Receiver {
-    @usableFromInline
-    let fulfilledOnly: Bool
+    @usableFromInline let fulfilledOnly: Bool
 
-    @usableFromInline
-    let state: Lock<State>
+    @usableFromInline let state: Lock<State>
 
     @usableFromInline
     struct State: Sendable {

@@ -60,6 +60,19 @@ enum Executor: Sendable {
     }
 }
 
+extension Executor {
+    /// Runs `body` where an operator's closure runs: at once inline, else in a block of its own
+    /// (a dispatcher that drops work drops it).
+    @usableFromInline
+    func perform(_ body: @escaping @Sendable () -> Void) {
+        switch self {
+        case .inline: body()
+        case .queue(let queue): queue.async(execute: body)
+        case .custom(let custom): custom.dispatch(body, {})
+        }
+    }
+}
+
 /// A queue with flags, or a ``Dispatcher``, as an ``Executor`` holds it.
 @usableFromInline
 final class CustomExecutor: Sendable {

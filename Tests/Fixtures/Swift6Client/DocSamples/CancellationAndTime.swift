@@ -47,6 +47,12 @@ enum CancellationAndTimeSamples {
         work.cancel()  // the `done` promise is cancelled, and through it `fetchUser`'s
     }
 
+    static func cleanup(id: Int) {
+        spinner.start()
+        let work = fetchUser(id: id).ensure { spinner.stop() }.done { show($0) }.catch { showAlert($0) }
+        work.cancel()  // the spinner stops
+    }
+
     static func policy(id: Int) {
         fetchUser(id: id).done { show($0) }.catch(policy: .allErrors) { error in
             if error.isCancelled { log("cancelled") } else { showAlert(error) }

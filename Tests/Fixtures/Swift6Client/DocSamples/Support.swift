@@ -53,6 +53,12 @@ func generateReport(_ completion: @escaping @Sendable (Report?, Error?) -> Void)
 
 func show(_ value: some Sendable) {}
 func showAlert(_ error: Error) {}
+/// A progress indicator the samples start and stop.
+final class Spinner: Sendable {
+    func start() {}
+    func stop() {}
+}
+let spinner = Spinner()
 func showError(_ error: Error) {}
 func hideSpinner() {}
 func log(_ message: String) {}
