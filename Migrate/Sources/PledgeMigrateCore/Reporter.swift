@@ -1,0 +1,181 @@
+import SwiftSyntax
+
+/// Reads a file before it is rewritten: what it declares itself (which the rewrites leave
+/// alone), and what no rewrite can fix, each reported with its one-line fix.
+final class Reporter: SyntaxVisitor {
+    /// The names a file declares: types and enum cases.
+    struct Declarations {
+        var types: Set<String> = []
+        var cases: Set<String> = []
+    }
+
+    /// Pledge's operators that take a closure: an extension declaring one of these with a
+    /// closure that is not `@Sendable` shadows Pledge's.
+    static let operators: Set<String> = [
+        "pipe", "then", "map", "compactMap", "done", "get", "tap", "catch", "recover", "ensure", "ensureThen",
+        "finally", "validate", "thenMap", "thenFlatMap", "mapValues", "flatMapValues", "compactMapValues",
+        "filterValues",
+    ]
+
+    /// The types whose members Pledge declares under PromiseKit's names.
+    static let pledgeTypes: Set<String> = [
+        "Promise", "Guarantee", "Thenable", "CatchMixin", "PMKFinalizer", "Resolver",
+    ]
+
+    let path: String
+    let converter: SourceLocationConverter
+    private(set) var declared = Declarations()
+    private(set) var reports: [Finding] = []
+
+    init(path: String, converter: SourceLocationConverter) {
+        self.path = path
+        self.converter = converter
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    private func report(_ node: some SyntaxProtocol, _ message: String) {
+        let line = node.startLocation(converter: converter).line
+        reports.append(Finding(path: path, line: line, message: message))
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.types.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.types.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.types.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.types.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.types.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumCaseElementSyntax) -> SyntaxVisitorContinueKind {
+        declared.cases.insert(node.name.text)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        // The Rewriter renames its `T` to `Success`, unless a member declares a `T` of its own.
+        if Self.extendsPromiseKitResult(node), Self.declaresGenericT(node) {
+            report(
+                node,
+                "an extension of PromiseKit's Result<T>, whose T is Success in Swift's Result, and a member "
+                    + "declares a T of its own: rename PromiseKit's T to Success by hand")
+        }
+        return .visitChildren
+    }
+
+    /// Whether `node` extends PromiseKit's `Result` (`Result` or `PromiseKit.Result`).
+    static func extendsPromiseKitResult(_ node: ExtensionDeclSyntax) -> Bool {
+        if let identifier = node.extendedType.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Result" }
+        if let member = node.extendedType.as(MemberTypeSyntax.self) {
+            return member.name.text == "Result" && member.baseType.trimmedDescription == "PromiseKit"
+        }
+        return false
+    }
+
+    static func declaresGenericT(_ node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { token in
+            token.text == "T" && token.parent?.is(GenericParameterSyntax.self) == true
+        }
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        // The Rewriter marks the plain closures `@Sendable`; one inside an optional it cannot.
+        for parameter in Self.shadowingParameters(of: node) where Rewriter.sendable(parameter.type) == nil {
+            report(
+                parameter,
+                "\(Self.signature(of: node)) here shadows Pledge's, whose closure is @Sendable: a call with a "
+                    + "plain closure resolves to this one (inside it, to itself, for ever); make the closure "
+                    + "type @Sendable")
+        }
+        return .visitChildren
+    }
+
+    /// The parameters of `function` that make it shadow a Pledge operator: `function` is declared
+    /// in an extension of a Pledge type, is named as an operator, and these closure parameters
+    /// are not `@Sendable`, so that a plain closure matches it better than Pledge's.
+    static func shadowingParameters(of function: FunctionDeclSyntax) -> [FunctionParameterSyntax] {
+        guard operators.contains(function.name.text), let extended = enclosingExtension(of: function),
+            pledgeTypes.contains(typeName(extended.extendedType))
+        else { return [] }
+        return function.signature.parameterClause.parameters.filter { isPlainClosure($0.type) }
+    }
+
+    /// `pipe(to:)`, as people name a function.
+    static func signature(of function: FunctionDeclSyntax) -> String {
+        let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
+        return "\(function.name.text)(\(labels))"
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "wrap",
+            node.trailingClosure != nil || node.arguments.count == 1
+        {
+            report(
+                node,
+                "PromiseKit 6's wrap { } is gone: write Promise { seal in f(completion: seal.resolve) } "
+                    + "(or the callback's own form)")
+        }
+        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == "hang" {
+            report(node, "hang(_:) is not in Pledge: use wait() on the promise, or await its async()")
+        }
+        return .visitChildren
+    }
+
+    private static func enclosingExtension(of node: some SyntaxProtocol) -> ExtensionDeclSyntax? {
+        var current = node.parent
+        while let node = current {
+            if let extensionDecl = node.as(ExtensionDeclSyntax.self) { return extensionDecl }
+            if node.asProtocol((any DeclGroupSyntax).self) != nil || node.is(FunctionDeclSyntax.self) { return nil }
+            current = node.parent
+        }
+        return nil
+    }
+
+    /// The last name of a type: `Promise` for `PromiseKit.Promise`, `Result` for `Result<T>`.
+    static func typeName(_ type: TypeSyntax) -> String {
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
+        return type.trimmedDescription
+    }
+
+    /// Whether `type` is a function type not marked `@Sendable` (`@escaping` or optional alike).
+    static func isPlainClosure(_ type: TypeSyntax) -> Bool {
+        var type = type
+        var attributes: [String] = []
+        while true {
+            if let attributed = type.as(AttributedTypeSyntax.self) {
+                attributes += attributed.attributes.compactMap {
+                    $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+                }
+                type = attributed.baseType
+            } else if let optional = type.as(OptionalTypeSyntax.self) {
+                type = optional.wrappedType
+            } else if let implicit = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+                type = implicit.wrappedType
+            } else if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1,
+                let only = tuple.elements.first
+            {
+                type = only.type
+            } else {
+                break
+            }
+        }
+        return type.is(FunctionTypeSyntax.self) && !attributes.contains("Sendable")
+    }
+}
