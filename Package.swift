@@ -55,6 +55,19 @@ let package = Package(
             path: "Tests/Fixtures/Swift6Client",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // App code with Xcode 26's defaults (main-actor isolation by default, nonisolated async
+        // functions run on their caller's actor, conformances inferred isolated), written as
+        // PromiseKit code is: it builds with no diagnostics, and `.ci/run` runs it.
+        .executableTarget(
+            name: "MainActorAppFixture",
+            dependencies: ["Pledge"],
+            path: "Tests/Fixtures/MainActorApp",
+            swiftSettings: [
+                .swiftLanguageMode(.v6), .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+            ]
+        ),
         // The Swift samples of the PledgeFoundation catalog, verbatim, so that every build compiles them.
         .target(
             name: "DocSamplesFoundationFixture",
