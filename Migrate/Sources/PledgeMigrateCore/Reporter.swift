@@ -7,6 +7,7 @@ final class Reporter: SyntaxVisitor {
     struct Declarations {
         var types: Set<String> = []
         var cases: Set<String> = []
+        var functions: Set<String> = []
     }
 
     /// Pledge's operators that take a closure: an extension declaring one of these with a
@@ -95,6 +96,7 @@ final class Reporter: SyntaxVisitor {
     }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared.functions.insert(node.name.text)
         // The Rewriter marks the plain closures `@Sendable`; one inside an optional it cannot.
         for parameter in Self.shadowingParameters(of: node) where Rewriter.sendable(parameter.type) == nil {
             report(
@@ -131,8 +133,43 @@ final class Reporter: SyntaxVisitor {
                 "PromiseKit 6's wrap { } is gone: write Promise { seal in f(completion: seal.resolve) } "
                     + "(or the callback's own form)")
         }
-        if let reference = node.calledExpression.as(DeclReferenceExprSyntax.self), reference.baseName.text == "hang" {
-            report(node, "hang(_:) is not in Pledge: use wait() on the promise, or await its async()")
+        if let access = node.calledExpression.as(MemberAccessExprSyntax.self),
+            access.declName.baseName.text == "future",
+            node.arguments.isEmpty, node.trailingClosure == nil
+        {
+            report(node, "future() (PromiseKit's Combine bridge) is not in Pledge: await the promise's async()")
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+        // A switch over LogEvent names its cases; Pledge has more, so one without default fails.
+        let events: Set<String> = [
+            "waitOnMainThread", "pendingPromiseDeallocated", "pendingGuaranteeDeallocated", "cauterized",
+        ]
+        var namesAnEvent = false
+        var hasDefault = false
+        for case .switchCase(let switchCase) in node.cases {
+            if switchCase.label.is(SwitchDefaultLabelSyntax.self) { hasDefault = true }
+            for token in switchCase.label.tokens(viewMode: .sourceAccurate) where events.contains(token.text) {
+                namesAnEvent = true
+            }
+        }
+        if namesAnEvent, !hasDefault {
+            report(node, "a switch over LogEvent without default: Pledge has more events; add `default: print(event)`")
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: LabeledExprSyntax) -> SyntaxVisitorContinueKind {
+        if let reference = node.expression.as(DeclReferenceExprSyntax.self),
+            reference.baseName.text == "when" || reference.baseName.text == "race"
+        {
+            let closure = reference.baseName.text == "when" ? "{ when(fulfilled: $0) }" : "{ race($0) }"
+            report(
+                node,
+                "\(reference.baseName.text) passed as a function: Pledge's takes file:line: too; write a closure, "
+                    + closure)
         }
         return .visitChildren
     }

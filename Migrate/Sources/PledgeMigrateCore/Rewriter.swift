@@ -10,7 +10,7 @@ import SwiftSyntax
 ///   `.success`/`.failure`, unless the file declares a type `Result` or such cases of its own;
 ///   in an extension of it, its `T` to `Success`;
 /// - PromiseKit 6's spellings: `always` to `ensure`, `PMKError.flatMap` to `compactMap`,
-///   `Promise(value:)` and `Guarantee(value:)` to `.value(…)`;
+///   `Promise(value:)` and `Guarantee(value:)` to `.value(…)`; `hang(p)` to `p.wait()`;
 /// - an extension's operator that shadows Pledge's (`func pipe(to block: @escaping (Result<T>) ->
 ///   Void) -> Self`, say): its closure parameters become `@Sendable`, so that calls with a closure
 ///   reach Pledge's operator again, as they reached PromiseKit's, instead of recursing.
@@ -212,6 +212,10 @@ final class Rewriter: SyntaxRewriter {
 
     override func visit(_ node: FunctionCallExprSyntax) -> ExprSyntax {
         let visited = super.visit(node)
+        if isHang(node), let call = visited.as(FunctionCallExprSyntax.self), let argument = call.arguments.first {
+            note(node, "hang(…) → (…).wait()")
+            return Self.waiting(on: argument.expression, trivia: call.leadingTrivia, call.trailingTrivia)
+        }
         guard isValueInitializer(node), var call = visited.as(FunctionCallExprSyntax.self),
             var argument = call.arguments.first
         else { return visited }
@@ -225,6 +229,32 @@ final class Rewriter: SyntaxRewriter {
         call.arguments = LabeledExprListSyntax([argument])
         note(node, "\(type)(value:) → \(type).value(…)")
         return ExprSyntax(call)
+    }
+
+    /// `hang(promise)`, which Pledge has no use for: `wait()` serves a tool's main thread.
+    private func isHang(_ call: FunctionCallExprSyntax) -> Bool {
+        call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "hang"
+            && call.arguments.count == 1 && call.arguments.first?.label == nil && call.trailingClosure == nil
+            && !own.functions.contains("hang")
+    }
+
+    /// `expression.wait()`, with `expression` in parentheses unless it is a name, a call or a
+    /// member.
+    private static func waiting(on expression: ExprSyntax, trivia leading: Trivia, _ trailing: Trivia) -> ExprSyntax {
+        var base = expression.trimmed
+        let plain =
+            base.is(DeclReferenceExprSyntax.self) || base.is(FunctionCallExprSyntax.self)
+            || base.is(MemberAccessExprSyntax.self)
+        if !plain {
+            base = ExprSyntax(
+                TupleExprSyntax(elements: LabeledExprListSyntax([LabeledExprSyntax(expression: base)])))
+        }
+        let wait = MemberAccessExprSyntax(
+            base: base, period: .periodToken(), declName: DeclReferenceExprSyntax(baseName: .identifier("wait")))
+        let call = FunctionCallExprSyntax(
+            calledExpression: ExprSyntax(wait), leftParen: .leftParenToken(), arguments: [],
+            rightParen: .rightParenToken())
+        return ExprSyntax(call.with(\.leadingTrivia, leading).with(\.trailingTrivia, trailing))
     }
 
     /// `Promise(value: x)` or `Guarantee<T>(value: x)`, PromiseKit 6's spelling of `.value(x)`.

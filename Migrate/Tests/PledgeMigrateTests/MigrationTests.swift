@@ -171,6 +171,22 @@ private func reports(_ source: String) -> [String] {
                 """)
     }
 
+    @Test func hangBecomesWait() {
+        let source = """
+            let value = try hang(fetch())
+            let other = try hang(a ?? b)
+            hang(p)
+
+            """
+        #expect(
+            migrated(source) == """
+                let value = try fetch().wait()
+                let other = try (a ?? b).wait()
+                p.wait()
+
+                """)
+    }
+
     @Test func valueInitialisersBecomeValue() {
         let source = """
             let p = Promise(value: 1)
@@ -272,16 +288,35 @@ private func reports(_ source: String) -> [String] {
         #expect(Migration.migrate(source, path: "Test.swift").rewritten == nil)
     }
 
-    @Test func wrapAndHangAreReported() {
+    @Test func wrapFutureEventSwitchesAndCombinatorsAsFunctionsAreReported() {
         let found = reports(
             """
             let p = wrap { fetch(completion: $0) }
-            hang(p)
+            let f = p.future()
+            switch event {
+            case .waitOnMainThread: break
+            case .pendingPromiseDeallocated, .pendingGuaranteeDeallocated, .cauterized: break
+            }
+            let all = fetchAll().then(when(fulfilled:))
 
             """)
-        #expect(found.count == 2)
+        #expect(found.count == 4)
         #expect(found.contains { $0.hasPrefix("Test.swift:1: PromiseKit 6's wrap") })
-        #expect(found.contains { $0.hasPrefix("Test.swift:2: hang(_:)") })
+        #expect(found.contains { $0.hasPrefix("Test.swift:2: future()") })
+        #expect(found.contains { $0.hasPrefix("Test.swift:3: a switch over LogEvent without default") })
+        #expect(found.contains { $0.hasPrefix("Test.swift:7: when passed as a function") })
+    }
+
+    @Test func aSwitchWithADefaultIsNotReported() {
+        let found = reports(
+            """
+            switch event {
+            case .waitOnMainThread: break
+            default: print(event)
+            }
+
+            """)
+        #expect(found.isEmpty)
     }
 }
 
