@@ -13,6 +13,11 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `message` about `node`, of the file at `path` that `converter` reads.
+    init(_ message: String, at node: some SyntaxProtocol, in path: String, _ converter: SourceLocationConverter) {
+        self.init(path: path, line: node.startLocation(converter: converter).line, message: message)
+    }
+
     /// `path:line: message`, the form compilers and editors read.
     public var description: String { "\(path):\(line): \(message)" }
 }

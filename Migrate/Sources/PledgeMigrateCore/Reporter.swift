@@ -2,7 +2,7 @@ import SwiftSyntax
 
 /// Reads a file before it is rewritten: what it declares itself (which the rewrites leave
 /// alone), and what no rewrite can fix, each reported with its one-line fix.
-final class Reporter: SyntaxVisitor {
+final class Reporter: SyntaxAnyVisitor {
     /// The names a file declares: types and enum cases.
     struct Declarations {
         var types: Set<String> = []
@@ -35,32 +35,16 @@ final class Reporter: SyntaxVisitor {
     }
 
     private func report(_ node: some SyntaxProtocol, _ message: String) {
-        let line = node.startLocation(converter: converter).line
-        reports.append(Finding(path: path, line: line, message: message))
+        reports.append(Finding(message, at: node, in: path, converter))
     }
 
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        declared.types.insert(node.name.text)
-        return .visitChildren
-    }
-
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        declared.types.insert(node.name.text)
-        return .visitChildren
-    }
-
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        declared.types.insert(node.name.text)
-        return .visitChildren
-    }
-
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        declared.types.insert(node.name.text)
-        return .visitChildren
-    }
-
-    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-        declared.types.insert(node.name.text)
+    /// Collects the types the file declares: structs, classes, enums, actors, protocols, aliases.
+    override func visitAny(_ node: Syntax) -> SyntaxVisitorContinueKind {
+        if node.asProtocol((any DeclGroupSyntax).self) != nil, let named = node.asProtocol((any NamedDeclSyntax).self) {
+            declared.types.insert(named.name.text)
+        } else if let alias = node.as(TypeAliasDeclSyntax.self) {
+            declared.types.insert(alias.name.text)
+        }
         return .visitChildren
     }
 

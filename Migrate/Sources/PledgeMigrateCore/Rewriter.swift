@@ -33,8 +33,7 @@ final class Rewriter: SyntaxRewriter {
     }
 
     private func note(_ node: some SyntaxProtocol, _ message: String) {
-        let line = node.startLocation(converter: converter).line
-        changes.append(Finding(path: path, line: line, message: message))
+        changes.append(Finding(message, at: node, in: path, converter))
     }
 
     // MARK: Names
