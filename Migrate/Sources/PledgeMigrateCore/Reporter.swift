@@ -1,3 +1,4 @@
+import Foundation
 import SwiftSyntax
 
 /// Reads a file before it is rewritten: what it declares itself (which the rewrites leave
@@ -102,6 +103,28 @@ final class Reporter: SyntaxAnyVisitor {
         return function.signature.parameterClause.parameters.filter { isPlainClosure($0.type) }
     }
 
+    /// Whether `function` declares, in an extension of a Pledge type, what Pledge declares there
+    /// itself: the bridges clients wrote around PromiseKit (`Promise.async()`, PromiseKit 6's;
+    /// `Resolver.resolve(_: Swift.Result<T, Error>)`). Once migrated, they shadow Pledge's own, and
+    /// one that forwards to it calls itself.
+    static func duplicatesPledge(_ function: FunctionDeclSyntax) -> Bool {
+        guard let extended = enclosingExtension(of: function).map({ typeName($0.extendedType) }) else { return false }
+        let parameters = function.signature.parameterClause.parameters
+        switch function.name.text {
+        case "async":
+            return ["Promise", "Guarantee", "Thenable", "CatchMixin"].contains(extended) && parameters.isEmpty
+                && function.signature.effectSpecifiers?.asyncSpecifier != nil
+        case "resolve":
+            guard extended == "Resolver", parameters.count == 1, let only = parameters.first,
+                only.firstName.tokenKind == .wildcard
+            else { return false }
+            let type = only.type.trimmedDescription.replacingOccurrences(of: "any Error", with: "Error")
+            return ["Swift.Result<T, Error>", "Result<T, Error>"].contains(type)
+        default:
+            return false
+        }
+    }
+
     /// `pipe(to:)`, as people name a function.
     static func signature(of function: FunctionDeclSyntax) -> String {
         let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
@@ -122,6 +145,48 @@ final class Reporter: SyntaxAnyVisitor {
             node.arguments.isEmpty, node.trailingClosure == nil
         {
             report(node, "future() (PromiseKit's Combine bridge) is not in Pledge: await the promise's async()")
+        }
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: SourceFileSyntax) {
+        let tokens = node.tokens(viewMode: .sourceAccurate)
+        // PromiseKit ran handlers on the main queue by default; Pledge runs them on its own.
+        let setsQueues = node.description.contains("conf.Q =")
+        if !setsQueues, let check = tokens.first(where: { $0.text == "isMainThread" }) {
+            report(
+                check,
+                "this code checks for the main thread: PromiseKit ran handlers there by default, Pledge runs "
+                    + "those written outside any actor on a queue of its own; if they must run on the main "
+                    + "queue, set conf.Q = (map: .main, return: .main) at start-up")
+        }
+        if (path as NSString).lastPathComponent == "Package.swift",
+            let literal = tokens.first(where: {
+                guard case .stringSegment(let text) = $0.tokenKind else { return false }
+                return text.contains("PromiseKit") || text.contains("PMKFoundation")
+            })
+        {
+            report(
+                literal,
+                "the manifest depends on PromiseKit: depend on Pledge instead, with its products Pledge "
+                    + "(for PromiseKit) and PledgeFoundation (for PMKFoundation)")
+        }
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        // A log handler that traps on events it does not know: Pledge logs more of them. (The
+        // parser leaves `a = b` unfolded: three elements.)
+        let elements = Array(node.elements)
+        if elements.count == 3, elements[1].is(AssignmentExprSyntax.self),
+            elements[0].trimmedDescription.hasSuffix("conf.logHandler"),
+            elements[2].tokens(viewMode: .sourceAccurate).contains(where: {
+                $0.text == "fatalError" || $0.text == "preconditionFailure"
+            })
+        {
+            report(
+                node,
+                "this log handler traps on events it does not name: Pledge logs more (unhandledRejection, "
+                    + "badInput, …); log or ignore the others instead")
         }
         return .visitChildren
     }

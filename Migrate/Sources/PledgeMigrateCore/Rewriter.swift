@@ -11,6 +11,8 @@ import SwiftSyntax
 ///   in an extension of it, its `T` to `Success`;
 /// - PromiseKit 6's spellings: `always` to `ensure`, `PMKError.flatMap` to `compactMap`,
 ///   `Promise(value:)` and `Guarantee(value:)` to `.value(…)`; `hang(p)` to `p.wait()`;
+/// - a bridge an extension declares that Pledge has (`Promise.async()`,
+///   `Resolver.resolve(_: Swift.Result<T, Error>)`): removed;
 /// - an extension's operator that shadows Pledge's (`func pipe(to block: @escaping (Result<T>) ->
 ///   Void) -> Self`, say): its closure parameters become `@Sendable`, so that calls with a closure
 ///   reach Pledge's operator again, as they reached PromiseKit's, instead of recursing.
@@ -167,6 +169,24 @@ final class Rewriter: SyntaxRewriter {
         }
         if let specialized = owner.as(GenericSpecializationExprSyntax.self) { return isResult(specialized.expression) }
         return false
+    }
+
+    // MARK: Bridges Pledge has
+
+    override func visit(_ node: MemberBlockItemListSyntax) -> MemberBlockItemListSyntax {
+        let visited = super.visit(node)
+        var kept: [MemberBlockItemSyntax] = []
+        for (original, item) in zip(node, visited) {
+            if let function = original.decl.as(FunctionDeclSyntax.self), Reporter.duplicatesPledge(function) {
+                note(
+                    original,
+                    "removed \(Reporter.signature(of: function)), which Pledge declares itself: kept, it would "
+                        + "shadow Pledge's (and call itself where it forwards to it)")
+            } else {
+                kept.append(item)
+            }
+        }
+        return kept.count == visited.count ? visited : MemberBlockItemListSyntax(kept)
     }
 
     // MARK: Shadowing operators

@@ -307,6 +307,51 @@ private func reports(_ source: String) -> [String] {
         #expect(found.contains { $0.hasPrefix("Test.swift:7: when passed as a function") })
     }
 
+    @Test func mainThreadChecksTrappingLogHandlersAndManifestsAreReported() {
+        let source = """
+            conf.logHandler = { event in
+                switch event { case .waitOnMainThread: break; default: fatalError("\\(event)") }
+            }
+            func work() { precondition(Thread.isMainThread) }
+
+            """
+        let found = reports(source)
+        #expect(found.count == 2)
+        #expect(found.contains { $0.hasPrefix("Test.swift:1: this log handler traps") })
+        #expect(found.contains { $0.hasPrefix("Test.swift:4: this code checks for the main thread") })
+        let configured = "conf.Q = (map: .main, return: .main)\nlet onMain = Thread.isMainThread\n"
+        #expect(reports(configured).isEmpty)
+        let manifest = """
+            let package = Package(dependencies: [.package(url: "https://github.com/mxcl/PromiseKit", from: "8.0.0")])
+
+            """
+        let inManifest = Migration.migrate(manifest, path: "Client/Package.swift").reports.map(\.description)
+        #expect(inManifest.count == 1)
+        #expect(inManifest.first?.hasPrefix("Client/Package.swift:1: the manifest depends on PromiseKit") == true)
+    }
+
+    @Test func bridgesPledgeHasAreRemoved() {
+        let source = """
+            extension Resolver {
+                func resolve(_ result: Swift.Result<T, Error>) { resolve(result.promiseResult) }
+                func other() {}
+            }
+            extension Promise {
+                func async() async throws -> T { try await withCheckedThrowingContinuation { c in pipe { c.resume(with: $0) } } }
+            }
+
+            """
+        #expect(
+            migrated(source) == """
+                extension Resolver {
+                    func other() {}
+                }
+                extension Promise {
+                }
+
+                """)
+    }
+
     @Test func aSwitchWithADefaultIsNotReported() {
         let found = reports(
             """

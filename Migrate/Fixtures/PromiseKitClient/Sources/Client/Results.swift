@@ -45,3 +45,26 @@ extension Result {
         return nil
     }
 }
+
+/// An SDK's bridge from Swift's `Result` to PromiseKit's, and a `resolve` that takes Swift's:
+/// once migrated, the same as Pledge's own `resolve(_:)`, which it would call for ever;
+/// pledge-migrate removes it.
+extension Swift.Result {
+    var promiseResult: PromiseKit.Result<Success> {
+        switch self {
+        case .success(let value): return .fulfilled(value)
+        case .failure(let error): return .rejected(error)
+        }
+    }
+}
+
+extension Resolver {
+    func resolve(_ result: Swift.Result<T, Error>) { resolve(result.promiseResult) }
+}
+
+func parseWithSwiftResult(_ text: String) -> Promise<Int> {
+    Promise { seal in
+        let result: Swift.Result<Int, Error> = Int(text).map { .success($0) } ?? .failure(ClientError.empty)
+        seal.resolve(result)
+    }
+}
