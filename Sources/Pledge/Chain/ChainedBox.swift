@@ -104,16 +104,20 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         return nil
     }
 
-    /// The input is freed unresolved, or took the handler back as this box was cancelled: the
-    /// user's closure goes now, released from a loop since its captures may own another abandoned
-    /// chain (see ``ThreadRun/release(_:)``), and only a cancellation can resolve the box now. A
-    /// cleanup waits for that cancellation instead, and then runs on the executor.
-    @usableFromInline
+    /// The input is freed unresolved, or took the handler back as this box was cancelled: only a
+    /// cancellation can resolve the box now. The user's closure goes now, from a loop (see
+    /// ``ThreadRun/release(_:)``); a cleanup is kept to run on that cancellation.
+    @inlinable
     func abandon(from _: ObjectIdentifier) {
-        var operation = operation.take()
-        if let cleanup = operation.takeCleanup() { addCancelHook { [executor] in executor.perform(cleanup) } }
-        ThreadRun.release(consume operation)
+        if let cleanup = operation.takeCleanup() { keep(cleanup) }
+        ThreadRun.release(operation.take())
         orphan()
+    }
+
+    /// Makes `cleanup` an `onCancel` hook that runs it on the executor; out of line.
+    @usableFromInline @inline(never)
+    final func keep(_ cleanup: @escaping @Sendable () -> Void) {
+        addCancelHook { [executor] in executor.perform(cleanup) }
     }
 
     @usableFromInline
