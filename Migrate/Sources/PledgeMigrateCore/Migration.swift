@@ -13,13 +13,19 @@ public struct Finding: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `message` about `node`, of the file at `path` that `converter` reads.
-    init(_ message: String, at node: some SyntaxProtocol, in path: String, _ converter: SourceLocationConverter) {
-        self.init(path: path, line: node.startLocation(converter: converter).line, message: message)
-    }
-
     /// `path:line: message`, the form compilers and editors read.
     public var description: String { "\(path):\(line): \(message)" }
+}
+
+/// The file a ``Reporter`` or ``Rewriter`` reads, to say where a finding is.
+struct SourceFile {
+    let path: String
+    let converter: SourceLocationConverter
+
+    /// `message` about `node`, at its line.
+    func finding(_ message: String, at node: some SyntaxProtocol) -> Finding {
+        Finding(path: path, line: node.startLocation(converter: converter).line, message: message)
+    }
 }
 
 /// What migrating one file's source gives.
@@ -42,9 +48,10 @@ public struct Migration: Sendable {
             let report = Finding(path: path, line: 1, message: "not parsed as Swift; left unchanged")
             return Migration(rewritten: nil, changes: [], reports: [report])
         }
-        let reporter = Reporter(path: path, converter: converter)
+        let file = SourceFile(path: path, converter: converter)
+        let reporter = Reporter(file)
         reporter.walk(tree)
-        let rewriter = Rewriter(path: path, converter: converter, own: reporter.declared)
+        let rewriter = Rewriter(file, own: reporter.declared)
         let result = rewriter.rewrite(tree).description
         return Migration(
             rewritten: result == source ? nil : result, changes: rewriter.changes, reports: reporter.reports)

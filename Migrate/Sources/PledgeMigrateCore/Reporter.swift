@@ -24,19 +24,17 @@ final class Reporter: SyntaxAnyVisitor {
         "Promise", "Guarantee", "Thenable", "CatchMixin", "PMKFinalizer", "Resolver",
     ]
 
-    let path: String
-    let converter: SourceLocationConverter
+    let file: SourceFile
     private(set) var declared = Declarations()
     private(set) var reports: [Finding] = []
 
-    init(path: String, converter: SourceLocationConverter) {
-        self.path = path
-        self.converter = converter
+    init(_ file: SourceFile) {
+        self.file = file
         super.init(viewMode: .sourceAccurate)
     }
 
     private func report(_ node: some SyntaxProtocol, _ message: String) {
-        reports.append(Finding(message, at: node, in: path, converter))
+        reports.append(file.finding(message, at: node))
     }
 
     /// Collects the types the file declares: structs, classes, enums, actors, protocols, aliases.
@@ -160,7 +158,7 @@ final class Reporter: SyntaxAnyVisitor {
                     + "those written outside any actor on a queue of its own; if they must run on the main "
                     + "queue, set conf.Q = (map: .main, return: .main) at start-up")
         }
-        if (path as NSString).lastPathComponent == "Package.swift",
+        if (file.path as NSString).lastPathComponent == "Package.swift",
             let literal = tokens.first(where: {
                 guard case .stringSegment(let text) = $0.tokenKind else { return false }
                 return text.contains("PromiseKit") || text.contains("PMKFoundation")

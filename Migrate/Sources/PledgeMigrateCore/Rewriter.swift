@@ -19,23 +19,21 @@ import SwiftSyntax
 final class Rewriter: SyntaxRewriter {
     static let modules = ["PromiseKit": "Pledge", "PMKFoundation": "PledgeFoundation"]
 
-    let path: String
-    let converter: SourceLocationConverter
+    let file: SourceFile
     /// What the file declares itself, which the rewrites leave alone.
     let own: Reporter.Declarations
     private(set) var changes: [Finding] = []
     /// Inside an extension of PromiseKit's `Result<T>`, whose `T` is `Success` now.
     private var inResultExtension = false
 
-    init(path: String, converter: SourceLocationConverter, own: Reporter.Declarations) {
-        self.path = path
-        self.converter = converter
+    init(_ file: SourceFile, own: Reporter.Declarations) {
+        self.file = file
         self.own = own
         super.init(viewMode: .sourceAccurate)
     }
 
     private func note(_ node: some SyntaxProtocol, _ message: String) {
-        changes.append(Finding(message, at: node, in: path, converter))
+        changes.append(file.finding(message, at: node))
     }
 
     // MARK: Names

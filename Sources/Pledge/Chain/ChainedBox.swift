@@ -109,15 +109,9 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     /// ``ThreadRun/release(_:)``); a cleanup is kept to run on that cancellation.
     @inlinable
     func abandon(from _: ObjectIdentifier) {
-        if let cleanup = operation.takeCleanup() { keep(cleanup) }
+        if let cleanup = operation.takeCleanup() { addCancelHook { [executor] in executor.perform(cleanup) } }
         ThreadRun.release(operation.take())
         orphan()
-    }
-
-    /// Makes `cleanup` an `onCancel` hook that runs it on the executor; out of line.
-    @usableFromInline @inline(never)
-    final func keep(_ cleanup: @escaping @Sendable () -> Void) {
-        addCancelHook { [executor] in executor.perform(cleanup) }
     }
 
     @usableFromInline
