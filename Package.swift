@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Pledge", targets: ["Pledge"]),
         .library(name: "PledgeFoundation", targets: ["PledgeFoundation"]),
+        .library(name: "PledgeTesting", targets: ["PledgeTesting"]),
         .executable(name: "pledge-bench", targets: ["PledgeBenchmarks"]),
     ],
     targets: [
@@ -25,11 +26,30 @@ let package = Package(
             dependencies: ["Pledge"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // For testing code that uses Pledge: a clock the test advances, waiting until Pledge's
+        // work is done, and log events recorded per test. Neither library above uses it.
+        .target(
+            name: "PledgeTesting",
+            dependencies: ["Pledge"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "PledgeTestingTests",
+            dependencies: ["Pledge", "PledgeTesting"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The samples of PledgeTesting's article, verbatim: compiled and run by `swift test`.
+        .testTarget(
+            name: "DocSamplesTestingFixture",
+            dependencies: ["Pledge", "PledgeTesting"],
+            path: "Tests/Fixtures/DocSamplesTesting",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The C Pledge needs: the thread-local pointer to the thread's run state, and the thread's tag.
         .target(name: "CPledgeThreadLocal"),
         .testTarget(
             name: "PledgeTests",
-            dependencies: ["Pledge", "CPledgeTestSetup", "PledgeTestSupport"],
+            dependencies: ["Pledge", "CPledgeTestSetup", "PledgeTestSupport", "PledgeTesting"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Against a loopback HTTP server, real child processes, temporary files.
@@ -51,7 +71,7 @@ let package = Package(
         // fixture and the code Swift 6 must reject are checked by `.ci/check-clients`.
         .target(
             name: "Swift6ClientFixture",
-            dependencies: ["Pledge", "PledgeTestSupport"],
+            dependencies: ["Pledge", "PledgeTestSupport", "PledgeTesting"],
             path: "Tests/Fixtures/Swift6Client",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -322,7 +322,7 @@ extension Box {
     /// Calls `body` with the result once the box is sealed: what `pipe(to:)` does.
     @inlinable
     final func pipe<T: Sendable>(_ body: @escaping @Sendable (Result<T, Error>) -> Void) where R == Result<T, Error> {
-        attach(PipeReceiver(body))
+        attach(PipeReceiver(HandlerContext.attached(body)))
     }
 
     /// Where this box's promise was made, as users see it; `nil` in release builds and for

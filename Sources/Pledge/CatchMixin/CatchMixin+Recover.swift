@@ -238,6 +238,9 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self
@@ -275,6 +278,9 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     init(_ body: @escaping @Sendable (Error) -> Guarantee<Value>) {
         self.body = body
     }
+
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -314,6 +320,9 @@ struct RecoverVoidOperation: ValueOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self
@@ -351,6 +360,9 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self
@@ -384,6 +396,9 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     init(_ body: @escaping @Sendable () -> Guarantee<Void>) {
         self.body = body
     }
+
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -82,6 +82,9 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self

@@ -25,6 +25,9 @@ protocol ChainOperation: Sendable {
     /// The box of this operation applied now, inline, to `source`, a box born sealed.
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>>
 
+    /// Makes the user's closures run in the context of the code attaching them (``HandlerContext``).
+    mutating func carryContext()
+
     /// Takes out what runs even when the box is cancelled first: the closure of `ensure`,
     /// `ensureThen` and `finally`, which runs however the chain ends. None by default.
     mutating func takeCleanup() -> (@Sendable () -> Void)?

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension Thenable {
     /// Connects `operation` to `self` and returns the box of the operator's result: the one
@@ -57,8 +58,11 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @inlinable
     init(_ operation: Operation, on executor: Executor, after source: Box<Result<Operation.Input, Error>>, linked: Bool)
     {
+        // Attached in a context (``HandlerContext``): the closure runs in it, a scope counts its dispatches.
+        let carries = HandlerContext.isOn.load(ordering: .acquiring)
         self.operation = operation
-        self.executor = executor
+        if carries { self.operation.carryContext() }
+        self.executor = carries ? executor.scoped() : executor
         super.init(site: source.site, upstream: linked ? .strong(source) : nil)
     }
 
@@ -75,21 +79,24 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
         case .custom(let custom) where operation.acts(on: input):
             // A dispatcher may call the body at once, inside this run: past the nesting limit,
             // the operation is left to the running loop, so the stack stays bounded.
+            dispatched()
             custom.dispatch(
-                { ThreadRun.run(.call { self.operate(input) }) },
-                { cancelChain(from: self, .cancelled) })
+                {
+                    ThreadRun.run(.call { self.operate(input) })
+                    self.finished()
+                },
+                {
+                    cancelChain(from: self, .cancelled)
+                    self.finished()
+                })
             return nil
         default:
             return operate(input)
         }
-        #if DEBUG
-            ledger?.work(1)
-        #endif
+        dispatched()
         queue.async {
-            #if DEBUG
-                self.ledger?.work(-1)
-            #endif
             ThreadRun.run(self.operate(input), deferrable: false)
+            self.finished()
         }
         return nil
     }

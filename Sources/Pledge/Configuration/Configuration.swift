@@ -45,11 +45,11 @@ public final class PMKConfiguration: Sendable {
     @usableFromInline
     let state: LockedValue<State>
 
-    /// Whether ``Q`` was ever assigned. Until it is, reading ``Q`` (which every operator does for
-    /// its default `on:`) returns ``defaultQueue`` twice without taking the lock, so the many
-    /// threads of a server that build chains with the default queues do not all take the same
-    /// lock on every operator call. Set, with release ordering, before the new queues are
-    /// stored; never cleared.
+    /// Whether ``Q`` was ever assigned or a scope entered (see ``withScope(queues:catchPolicy:logHandler:operation:)-(_,_,_,()->R)``).
+    /// Until then, reading ``Q`` (which every operator does for its default `on:`) returns
+    /// ``defaultQueue`` twice without taking the lock, so the many threads of a server that build
+    /// chains with the default queues do not all take the same lock on every operator call. Set,
+    /// with release ordering, before the new queues are stored; never cleared.
     @usableFromInline
     let queuesAssigned = Atomic<Bool>(false)
 
@@ -98,7 +98,8 @@ public final class PMKConfiguration: Sendable {
     /// `return` for handlers that end a chain (`done`, `catch`, `finally`, `ensure`, …).
     ///
     /// `nil` means "run inline", on whichever thread resolves the promise. Both default to
-    /// ``defaultQueue``.
+    /// ``defaultQueue``. Inside a configuration scope, reading it gives the scope's queues (see
+    /// ``withScope(queues:catchPolicy:logHandler:operation:)-(_,_,_,()->R)``); assigning it changes the global defaults.
     ///
     /// Reading it is lock-free until it is first assigned (see `queuesAssigned`), and inlinable,
     /// so an operator's default `on:` reads only the queue it needs.
@@ -124,23 +125,28 @@ public final class PMKConfiguration: Sendable {
         }
     }
 
-    /// ``Q`` once it has been assigned: read under the lock.
+    /// ``Q`` once it has been assigned or a scope entered: the scope's, else read under the lock.
     @usableFromInline
     func assignedQueues() -> (map: DispatchQueue?, return: DispatchQueue?) {
-        state.withLock { ($0.mapQueue, $0.returnQueue) }
+        if let scope = ConfigurationScope.active { return scope.settings.queues }
+        return state.withLock { ($0.mapQueue, $0.returnQueue) }
     }
 
     /// The policy `catch` and `recover` use when none is passed. Defaults to
     /// ``CatchPolicy/allErrorsExceptCancellation``, as in PromiseKit.
+    ///
+    /// Inside a configuration scope, reading it gives the scope's (see
+    /// ``withScope(queues:catchPolicy:logHandler:operation:)-(_,_,_,()->R)``); assigning it changes the global default.
     public var catchPolicy: CatchPolicy {
-        get { state.withLock { $0.catchPolicy } }
+        get { ConfigurationScope.active?.settings.catchPolicy ?? state.withLock { $0.catchPolicy } }
         set { state.withLock { $0.catchPolicy = newValue } }  // a plain enum: nothing to release
     }
 
     /// Receives every ``LogEvent``. It may be called on any thread, so it must be `@Sendable`.
-    /// Defaults to ``defaultLogHandler``.
+    /// Defaults to ``defaultLogHandler``. Inside a configuration scope, reading it gives the
+    /// scope's, which receives what is logged there; assigning it changes the global handler.
     public var logHandler: @Sendable (LogEvent) -> Void {
-        get { state.withLock { $0.logHandler } }
+        get { ConfigurationScope.active?.settings.logHandler ?? state.withLock { $0.logHandler } }
         set {
             // The old handler is released after the lock: its captures' `deinit`s are user code
             // and may well touch `conf` again.

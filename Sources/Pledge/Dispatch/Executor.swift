@@ -22,20 +22,16 @@ enum Executor: Sendable {
             self =
                 isolation === MainActor.shared
                 ? .custom(MainActorLane.executor) : .custom(ActorDispatcher.executor(isolation))
-            return
-        }
-        guard let queue else {
+        } else if let queue, let flags {
+            let raw = flags.rawValue
+            self = .custom(
+                CustomExecutor { body, _ in queue.async(flags: DispatchWorkItemFlags(rawValue: raw), execute: body) })
+        } else if let queue {
+            self = .queue(queue)
+        } else {
             if flags != nil { conf.log(.nilDispatchQueueWithFlags) }
             self = .inline
-            return
         }
-        guard let flags else {
-            self = .queue(queue)
-            return
-        }
-        let raw = flags.rawValue
-        self = .custom(
-            CustomExecutor { body, _ in queue.async(flags: DispatchWorkItemFlags(rawValue: raw), execute: body) })
     }
 
     /// The executor of an operator given `on: dispatcher`. A dispatcher that is a queue takes
@@ -65,10 +61,23 @@ extension Executor {
     /// (a dispatcher that drops work drops it).
     @usableFromInline
     func perform(_ body: @escaping @Sendable () -> Void) {
+        let activity = PledgeActivity.Counts(scope: nil)
         switch self {
-        case .inline: body()
-        case .queue(let queue): queue.async(execute: body)
-        case .custom(let custom): custom.dispatch(body, {})
+        case .inline:
+            body()
+        case .queue(let queue):
+            activity.dispatched()
+            queue.async {
+                body()
+                activity.finished()
+            }
+        case .custom(let custom):
+            activity.dispatched()
+            custom.dispatch(
+                {
+                    body()
+                    activity.finished()
+                }, { activity.finished() })
         }
     }
 }

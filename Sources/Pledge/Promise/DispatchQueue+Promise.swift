@@ -42,7 +42,11 @@ extension DispatchQueue {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Promise<T> {
         let box = EmptyBox<Result<T, Error>>(site: (file, line))
+        let body = HandlerContext.here(body)
+        let activity = PledgeActivity.here
+        activity.dispatched()
         async(group: group, qos: qos, flags: flags) {
+            defer { activity.finished() }
             // Cancelled before the block started: the body never runs.
             guard box.isPending else { return }
             do {
@@ -85,8 +89,12 @@ extension DispatchQueue {
         file: StaticString = #fileID, line: UInt = #line
     ) -> Guarantee<T> {
         let box = EmptyBox<Result<T, Error>>(site: (file, line))
+        let body = HandlerContext.attached(body)
+        let activity = PledgeActivity.here
+        activity.dispatched()
         async(group: group, qos: qos, flags: flags) {
             box.resolve(.success(body()))
+            activity.finished()
         }
         return Guarantee(box: box)
     }

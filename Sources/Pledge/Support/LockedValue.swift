@@ -4,19 +4,21 @@
 ///
 /// `body` must not release a value whose `deinit` might be user code: take such values out and
 /// let them go after the lock.
+///
+/// `package`: PledgeTesting keeps its state in one too.
 @usableFromInline
-final class LockedValue<Value>: Sendable {
+package final class LockedValue<Value>: Sendable {
     @usableFromInline
     let lock: Lock<Value>
 
     @inlinable
-    init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         lock = Lock(value)
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not call user code.
     @inlinable
-    func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result {
+    package func withLock<Result>(_ body: (inout sending Value) -> sending Result) -> sending Result {
         lock.withLock(body)
     }
 }

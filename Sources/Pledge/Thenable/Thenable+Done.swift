@@ -124,6 +124,9 @@ struct GetOperation<Value: Sendable>: ValueOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self
@@ -157,6 +160,9 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     init(_ body: @escaping @Sendable (Result<Value, Error>) -> Void) {
         self.body = body
     }
+
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -96,6 +96,9 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
         self.transform = transform
     }
 
+    @usableFromInline
+    mutating func carryContext() { transform = transform.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self
@@ -129,6 +132,9 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     init(_ transform: @escaping @Sendable (Input) throws -> Output?) {
         self.transform = transform
     }
+
+    @usableFromInline
+    mutating func carryContext() { transform = transform.map { HandlerContext.inContext($0) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -61,6 +61,9 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
         self.body = body
     }
 
+    @usableFromInline
+    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+
     @inlinable
     mutating func take() -> Self {
         let taken = self

@@ -93,8 +93,10 @@ public func retry<U: Thenable>(
         return Promise(error: PMKError.badInput, file: file, line: line)
     }
     let (promise, resolver) = Promise<U.T>.pending(file: file, line: line)
+    // Later attempts start from a timer: each runs in the context of this call.
     let loop = RetryLoop(
-        attempts: attempts, backoff: backoff, waiter: Waiter(clock), decide: decide, body: body, resolver: resolver)
+        attempts: attempts, backoff: backoff, waiter: Waiter(clock), decide: decide, body: HandlerContext.here(body),
+        resolver: resolver)
     // Weak: while there is something to cancel, the attempt in flight or the backoff timer holds
     // the loop.
     resolver.onCancel { [weak loop] in loop?.cancel() }

@@ -3,6 +3,7 @@
 
 import Foundation
 import Pledge
+import PledgeTesting
 import Synchronization
 import Testing
 
@@ -88,24 +89,13 @@ enum CommonPatternsSamples {
         }
     }
 
-    @Suite(.serialized) struct RecordingTests {
-        final class LogRecorder: Sendable {
-            private let recorded = Mutex<[LogEvent]>([])
-
-            var events: [LogEvent] { recorded.withLock { $0 } }
-
-            func record(_ event: LogEvent) { recorded.withLock { $0.append(event) } }
-        }
-
-        @Test func aGreetingLogsNothing() throws {
-            let recorder = LogRecorder()
-            let previous = conf.logHandler
-            conf.logHandler = { recorder.record($0) }
-            defer { conf.logHandler = previous }
-
-            _ = try greetUser(id: 42).wait()
-
-            #expect(recorder.events.isEmpty)
+    @Suite struct RecordingTests {
+        @Test(.pledgeScope) func aGreetingLogsNothing() async throws {
+            let log = LogRecorder()
+            try await log.record {
+                _ = try await greetUser(id: 42).async()
+            }
+            #expect(log.events.isEmpty)
         }
     }
 
@@ -157,5 +147,23 @@ func status(for error: Error) -> Int {
     case PMKError.timedOut: 504
     case let error as HTTPError: error.status
     default: 500
+    }
+}
+
+enum RequestLog {
+    @TaskLocal static var requestID: String?
+}
+
+func startServer() {
+    conf.propagate(RequestLog.$requestID)
+    conf.propagate(ServiceContext.$current)
+}
+
+func answer(_ request: Request, id: String) async throws -> HTTPResponse {
+    try await RequestLog.$requestID.withValue(id) {
+        try await fetchUser(id: request.userID).map { user in
+            log("found \(user.name)")     // logs with `id`, on whichever queue `map` runs
+            return HTTPResponse(status: 200, body: user.name)
+        }.async()
     }
 }

@@ -153,6 +153,11 @@ final class Downloader: Sendable {
     func cancel() {}
 }
 
+/// A stand-in for swift-service-context's `ServiceContext`, which this fixture does not depend on.
+struct ServiceContext: Sendable {
+    @TaskLocal static var current: ServiceContext?
+}
+
 struct Request: Sendable {
     let userID: Int
 }
