@@ -128,6 +128,25 @@ func pendingThenResolveIterations(_ iterations: Int) {
     }
 }
 
+/// The task-locals of W2c: a request id, as a server names it for its logs.
+enum BenchmarkRequest {
+    @TaskLocal static var id: String?
+}
+
+/// W2c: W2 with a task-local named with `conf.propagate` and bound while the chain is built, so
+/// that both handlers carry it: what a server pays per operator for its logs' request id.
+func pendingThenResolveInContextIterations(_ iterations: Int) {
+    conf.propagate(BenchmarkRequest.$id)
+    BenchmarkRequest.$id.withValue("request-7") {
+        for i in 0..<iterations {
+            let (promise, resolver) = Promise<Int>.pending()
+            let done = promise.map(on: nil) { $0 &+ 1 }.done(on: nil) { blackHole($0) }
+            resolver.fulfill(i)
+            blackHole(done)
+        }
+    }
+}
+
 /// W2's baseline: a heap-allocated callback slot, set and then fired.
 func callbackSlotIterations(_ iterations: Int) {
     for i in 0..<iterations {

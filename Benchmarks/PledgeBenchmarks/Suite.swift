@@ -75,6 +75,7 @@ enum PledgeBench {
         case "path": defaultQueuePathIterations(count)
         case "timeout": timeoutIterations(count, duration: false)
         case "timeout-for": timeoutIterations(count, duration: true)
+        case "w2-context": pendingThenResolveInContextIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

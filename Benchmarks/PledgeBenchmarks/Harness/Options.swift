@@ -34,7 +34,9 @@ struct Options {
     }
 
     /// The names `--probe` accepts.
-    static let probes = ["map", "w1", "w2", "w3", "w4", "then", "cancel", "path", "timeout", "timeout-for"]
+    static let probes = [
+        "map", "w1", "w2", "w3", "w4", "then", "cancel", "path", "timeout", "timeout-for", "w2-context",
+    ]
 
     /// Parses the arguments after the executable's name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {

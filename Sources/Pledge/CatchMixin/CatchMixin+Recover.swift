@@ -238,8 +238,8 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -279,8 +279,8 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -320,8 +320,8 @@ struct RecoverVoidOperation: ValueOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -360,8 +360,8 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -397,8 +397,8 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -82,8 +82,8 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 extension PMKConfiguration {
     /// Runs `operation` with defaults of its own: code in it, its child tasks, and the handlers of
@@ -64,8 +65,12 @@ extension PMKConfiguration {
         let settings = ConfigurationScope.Settings(
             queues: queues ?? Q, catchPolicy: catchPolicy ?? self.catchPolicy, logHandler: logHandler ?? self.logHandler
         )
-        HandlerContext.register(OptionalLocal(local: ConfigurationScope.$current))
+        HandlerContext.register(
+            PropagatedLocal(identity: ObjectIdentifier(ConfigurationScope.$current)) {
+                ConfigurationScope.current.map { Captured(local: ConfigurationScope.$current, value: $0) }
+            })
         // Reading `Q` looks for a scope from now on.
+        ConfigurationScope.everEntered.store(true, ordering: .releasing)
         queuesAssigned.store(true, ordering: .releasing)
         return ConfigurationScope(settings)
     }
@@ -91,10 +96,13 @@ final class ConfigurationScope: Sendable {
 
     init(_ settings: Settings) { self.settings = settings }
 
+    /// Whether a scope was ever entered: until then no code looks for one. Never cleared.
+    static let everEntered = Atomic<Bool>(false)
+
     /// The scope the running code is in, looked for only once a scope was ever entered.
     @usableFromInline
     static var active: ConfigurationScope? {
-        guard HandlerContext.isOn.load(ordering: .acquiring) else { return nil }
+        guard everEntered.load(ordering: .acquiring) else { return nil }
         return current
     }
 }

@@ -18,7 +18,7 @@ struct HandlerContext: Sendable {
     static let isOn = Atomic<Bool>(false)
 
     /// The task-locals to capture, each named once.
-    static let locals = LockedValue<[any PropagatedLocal]>([])
+    static let locals = LockedValue<[PropagatedLocal]>([])
 
     /// The context of the code running now; `nil` when it binds none of the named task-locals.
     static var current: HandlerContext? {
@@ -28,12 +28,18 @@ struct HandlerContext: Sendable {
 
     @usableFromInline
     static func capture() -> HandlerContext? {
-        let values = locals.withLock { $0 }.compactMap { $0.capture() }
+        let locals = locals.withLock { $0 }
+        var values: [any CapturedValue] = []
+        values.reserveCapacity(locals.count)
+        for local in locals {
+            if let value = local.capture() { values.append(value) }
+        }
         return values.isEmpty ? nil : HandlerContext(values: values)
     }
 
     /// Names `local` (once, however often it is named) for every handler attached from now on.
-    static func register(_ local: some PropagatedLocal) {
+    @usableFromInline
+    static func register(_ local: PropagatedLocal) {
         locals.withLock { locals in
             if !locals.contains(where: { $0.identity == local.identity }) { locals.append(local) }
         }
@@ -42,12 +48,13 @@ struct HandlerContext: Sendable {
 
     /// Runs `body` with the captured values bound.
     func bind<R>(_ body: () throws -> R) rethrows -> R {
-        try Self.bind(values[...], body)
+        try bind(from: 0, body)
     }
 
-    private static func bind<R>(_ values: ArraySlice<any CapturedValue>, _ body: () throws -> R) rethrows -> R {
-        guard let first = values.first else { return try body() }
-        return try first.bind { try bind(values.dropFirst(), body) }
+    /// Binds the values from `index` on, one inside the other, and runs `body` inside them all.
+    private func bind<R>(from index: Int, _ body: () throws -> R) rethrows -> R {
+        guard index < values.count else { return try body() }
+        return try values[index].bind { try bind(from: index + 1, body) }
     }
 }
 
@@ -96,14 +103,20 @@ extension HandlerContext {
     }
 }
 
-/// A task-local a handler carries (see ``HandlerContext``).
+/// A task-local a handler carries (see ``HandlerContext``): the task-local, to name it once, and
+/// how to read its value now as one to bind again, `nil` when there is none to carry. Made where
+/// the task-local's type is known (``PMKConfiguration/propagate(_:)-(TaskLocal<V?>)`` is
+/// inlinable), so that capturing looks up no generic type at run time.
 @usableFromInline
-protocol PropagatedLocal: Sendable {
-    /// The task-local itself, to name it once.
-    var identity: ObjectIdentifier { get }
+struct PropagatedLocal: Sendable {
+    let identity: ObjectIdentifier
+    let capture: @Sendable () -> (any CapturedValue)?
 
-    /// Its value now, when it is one to carry.
-    func capture() -> (any CapturedValue)?
+    @usableFromInline
+    init(identity: ObjectIdentifier, capture: @escaping @Sendable () -> (any CapturedValue)?) {
+        self.identity = identity
+        self.capture = capture
+    }
 }
 
 /// A task-local's value, to bind where a handler runs.
@@ -112,31 +125,19 @@ protocol CapturedValue: Sendable {
     func bind<R>(_ body: () throws -> R) rethrows -> R
 }
 
-/// A task-local of optional type: carried only while it holds a value.
-struct OptionalLocal<Wrapped: Sendable>: PropagatedLocal {
-    let local: TaskLocal<Wrapped?>
-
-    var identity: ObjectIdentifier { ObjectIdentifier(local) }
-
-    func capture() -> (any CapturedValue)? {
-        local.get().map { Captured(local: local, value: $0) }
-    }
-}
-
-/// A task-local of any other type: always carried, since its default cannot be told from a bound value.
-struct PlainLocal<Value: Sendable>: PropagatedLocal {
-    let local: TaskLocal<Value>
-
-    var identity: ObjectIdentifier { ObjectIdentifier(local) }
-
-    func capture() -> (any CapturedValue)? { Captured(local: local, value: local.get()) }
-}
-
 /// A value of `local`, bound again where a handler runs.
+@usableFromInline
 struct Captured<Value: Sendable>: CapturedValue {
     let local: TaskLocal<Value>
     let value: Value
 
+    @usableFromInline
+    init(local: TaskLocal<Value>, value: Value) {
+        self.local = local
+        self.value = value
+    }
+
+    @usableFromInline
     func bind<R>(_ body: () throws -> R) rethrows -> R {
         try local.withValue(value, operation: body)
     }
@@ -165,15 +166,22 @@ extension PMKConfiguration {
     /// Safe to call from any thread; naming a task-local twice names it once. The closures of
     /// operators and of `pipe(to:)` carry the values; work started by other means (a `Task`
     /// inherits task-locals itself; a callback API called from a handler does not) does not.
+    @inlinable
     public func propagate<V: Sendable>(_ local: TaskLocal<V?>) {
-        HandlerContext.register(OptionalLocal(local: local))
+        HandlerContext.register(
+            PropagatedLocal(identity: ObjectIdentifier(local)) {
+                guard let value = local.get() else { return nil }
+                return Captured(local: local, value: value)
+            })
     }
 
     /// ``propagate(_:)-(TaskLocal<V?>)`` for a task-local that is not optional: its value, bound or
     /// default, is carried by every handler attached from now on, which costs each operator a
     /// capture and an allocation. Prefer an optional task-local where you can.
     @_disfavoredOverload
+    @inlinable
     public func propagate<V: Sendable>(_ local: TaskLocal<V>) {
-        HandlerContext.register(PlainLocal(local: local))
+        HandlerContext.register(
+            PropagatedLocal(identity: ObjectIdentifier(local)) { Captured(local: local, value: local.get()) })
     }
 }

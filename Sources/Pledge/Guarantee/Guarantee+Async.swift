@@ -14,6 +14,7 @@ extension Guarantee {
     /// ```
     ///
     /// - Returns: The guarantee's value.
+    @inlinable
     public func async() async -> T {
         if case .success(let value)? = result { return value }
         return await withCheckedContinuation { continuation in

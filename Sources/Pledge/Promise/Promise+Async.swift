@@ -17,6 +17,7 @@ extension Promise {
     /// - Returns: The value the promise is fulfilled with.
     /// - Throws: The error the promise is rejected with, or `CancellationError` when the awaiting
     ///   task is cancelled before the promise resolves.
+    @inlinable
     public func async() async throws -> T {
         if let result { return try result.get() }
         let waiter = AsyncWaiter<T>()
@@ -80,7 +81,12 @@ extension Promise {
 ///
 /// The continuation is stored once, before the handler that resolves it is attached, and is
 /// taken out under the lock by exactly one transition, so it is resumed exactly once.
+///
+/// Inlinable, as `async()` is, so that a client's waits are specialised: an unspecialised wait
+/// looks its generic types up at run time on every call.
+@usableFromInline
 final class AsyncWaiter<T: Sendable>: Receiver {
+    @usableFromInline
     enum State {
         /// The continuation is not stored yet.
         case starting
@@ -92,14 +98,17 @@ final class AsyncWaiter<T: Sendable>: Receiver {
         case finished
     }
 
-    private let state = LockedValue(State.starting)
+    @usableFromInline
+    let state = LockedValue(State.starting)
 
+    @inlinable
     init() {}
 
     /// Stores the continuation; resumes it with `CancellationError` instead when the task was
     /// cancelled already.
     ///
     /// - Returns: Whether it was stored, so that the promise should be waited for.
+    @inlinable
     func suspend(_ continuation: CheckedContinuation<T, Error>) -> Bool {
         let cancelled: Bool = state.withLock { state in
             switch state {
@@ -117,6 +126,7 @@ final class AsyncWaiter<T: Sendable>: Receiver {
     }
 
     /// Ends the wait with `CancellationError`, unless it has ended already.
+    @inlinable
     func cancel() {
         let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
             switch state {
@@ -134,6 +144,7 @@ final class AsyncWaiter<T: Sendable>: Receiver {
     }
 
     /// Whether the wait has ended.
+    @inlinable
     var isFinished: Bool {
         state.withLock { state in
             if case .finished = state { return true }
@@ -142,14 +153,17 @@ final class AsyncWaiter<T: Sendable>: Receiver {
     }
 
     /// The promise resolved: ends the wait with its result.
+    @inlinable
     func receive(from source: Box<Result<T, Error>>) -> Work? {
         resume(with: source.result())
         return nil
     }
 
+    @inlinable
     func abandon(from _: ObjectIdentifier) {}
 
     /// Ends the wait with the promise's result, unless it has ended already.
+    @inlinable
     func resume(with result: Result<T, Error>) {
         let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
             guard case .waiting(let continuation) = state else { return nil }

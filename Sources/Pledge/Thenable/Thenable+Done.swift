@@ -124,8 +124,8 @@ struct GetOperation<Value: Sendable>: ValueOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -161,8 +161,8 @@ struct TapOperation<Value: Sendable>: ValueOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -96,8 +96,8 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
         self.transform = transform
     }
 
-    @usableFromInline
-    mutating func carryContext() { transform = transform.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let transform { self.transform = HandlerContext.inContext(transform) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -133,8 +133,8 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
         self.transform = transform
     }
 
-    @usableFromInline
-    mutating func carryContext() { transform = transform.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let transform { self.transform = HandlerContext.inContext(transform) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -61,8 +61,8 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
         self.body = body
     }
 
-    @usableFromInline
-    mutating func carryContext() { body = body.map { HandlerContext.inContext($0) } }
+    @inlinable
+    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
 
     @inlinable
     mutating func take() -> Self {
