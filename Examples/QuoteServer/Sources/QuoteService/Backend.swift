@@ -5,12 +5,14 @@ import Synchronization
 /// one is answered `503 Service Unavailable` with `Retry-After: 0`, and of every 25, one stalls
 /// for two seconds before answering: the failures a real dependency has. `/stats` reports what
 /// it injected.
-struct Backend {
+public struct Backend: Sendable {
     private let requests = Counter()
     private let injected503 = Counter()
     private let stalled = Counter()
 
-    func router() -> Router<BasicRequestContext> {
+    public init() {}
+
+    public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/quote/:symbol") { _, context -> Response in
             let number = requests.next()
