@@ -147,6 +147,13 @@ func pendingThenResolveInContextIterations(_ iterations: Int) {
     }
 }
 
+/// W2n: W2 with the task-local of W2c named but not bound, as in code outside any request: each
+/// handler looks for it and carries nothing.
+func pendingThenResolveNamedIterations(_ iterations: Int) {
+    conf.propagate(BenchmarkRequest.$id)
+    pendingThenResolveIterations(iterations)
+}
+
 /// W2's baseline: a heap-allocated callback slot, set and then fired.
 func callbackSlotIterations(_ iterations: Int) {
     for i in 0..<iterations {

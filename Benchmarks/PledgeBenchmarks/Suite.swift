@@ -76,6 +76,7 @@ enum PledgeBench {
         case "timeout": timeoutIterations(count, duration: false)
         case "timeout-for": timeoutIterations(count, duration: true)
         case "w2-context": pendingThenResolveInContextIterations(count)
+        case "w2-named": pendingThenResolveNamedIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

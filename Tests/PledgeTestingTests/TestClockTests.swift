@@ -82,6 +82,31 @@ struct Flaky: Error {}
         await #expect(throws: PMKError.timedOut) { try await call.value }
     }
 
+    @Test func delayOnTheClockHoldsTheValueUntilTheDeadline() {
+        let clock = TestClock()
+        let promise = Promise.value(1).delay(for: .seconds(3), clock: clock)
+        let guarantee = Guarantee.value(2).delay(for: .seconds(3), clock: clock)
+        clock.advance(by: .seconds(2))
+        #expect(promise.isPending && guarantee.isPending)
+        clock.advance(by: .seconds(1))
+        #expect(promise.value == 1 && guarantee.value == 2)
+    }
+
+    @Test func withRetryOnTheClockWaitsItsBackoff() async throws {
+        let clock = TestClock()
+        let attempts = Atomic<Int>(0)
+        let call = Task {
+            try await withRetry(attempts: 2, backoff: .constant(.seconds(10)), clock: clock) {
+                guard attempts.add(1, ordering: .relaxed).newValue > 1 else { throw Flaky() }
+                return "second"
+            }
+        }
+        await waitForTimer(on: clock)
+        #expect(clock.nextDeadline == TestClock.Instant(offset: .seconds(10)))
+        clock.advance(by: .seconds(10))
+        #expect(try await call.value == "second")
+    }
+
     @Test func aSleepOnTheClockEndsWhenAnAdvanceReachesIt() async throws {
         let clock = TestClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(1)) }

@@ -47,6 +47,17 @@ struct Checker {
         if runs.contains(where: { !$0.onItsExecutor }) {
             findings.append("n\(id)'s closure ran off its executor")
         }
+        switch model.node(id).origin {
+        case .operation, .retry:
+            if let run = runs.first(where: { $0.context != id }) {
+                let seen = run.context.map { "n\($0)'s" } ?? "no node's"
+                findings.append(
+                    "n\(id)'s closure saw \(seen) task-local, not the one bound where it was attached (API.md: "
+                        + "handlers see the named task-locals of where they were attached)")
+            }
+        default:
+            break
+        }
         if case .operation(_, let input, _) = model.node(id).origin, let given = observed.outcome(input) {
             for run in runs {
                 if let argument = run.argument, argument != given {

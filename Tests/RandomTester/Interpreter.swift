@@ -96,6 +96,7 @@ final class Interpreter: @unchecked Sendable {
     /// Makes `node` from its inputs; returns why not, if an input is no longer held.
     @discardableResult
     private func make(_ node: Node) -> String? {
+        AttachingNode.named
         let build = Build(id: node.id, recorder: recorder) { [weak self] other in self?.handle(other) }
         let made: (handle: any NodeHandle, resolver: ResolverHandle?)?
         switch node.origin {
@@ -106,13 +107,16 @@ final class Interpreter: @unchecked Sendable {
             if let returned = operation.returnedNode, handle(returned) == nil {
                 return "n\(returned), which its closure returns, is not held"
             }
-            made = input.attach(operation, on: executor, build).map { ($0, nil) }
+            made = AttachingNode.$id.withValue(node.id) { input.attach(operation, on: executor, build) }
+                .map { ($0, nil) }
         case .combinator(let combinator, let inputs):
             let handles = inputs.compactMap(handle)
             guard handles.count == inputs.count else { return "an input is not held" }
             made = makeCombinator(combinator, node, handles).map { ($0, nil) }
         case .retry(let attempts, let script, let backoff):
-            made = (makeRetry(attempts: attempts, script: script, backoffMilliseconds: backoff, build), nil)
+            made = AttachingNode.$id.withValue(node.id) {
+                (makeRetry(attempts: attempts, script: script, backoffMilliseconds: backoff, build), nil)
+            }
         }
         // A late node's returned node may be dropped by another thread between the check and here.
         if made == nil, node.isLate { return "a node it needs was dropped meanwhile" }

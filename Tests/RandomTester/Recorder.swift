@@ -1,4 +1,5 @@
 import Foundation
+import Pledge
 
 /// What the round's closures and threads report as they run: the facts the model reads besides
 /// the promises' states. Shared by every thread of a round.
@@ -9,6 +10,9 @@ final class Recorder: @unchecked Sendable {
         let argument: Outcome?
         /// Whether it ran on the executor it was given (see ``Executors/isOn(_:)``).
         let onItsExecutor: Bool
+        /// The node ``AttachingNode`` named where it ran: an operator's or retry's closure must
+        /// see its own node, bound where it was attached, wherever it runs.
+        let context: NodeID?
     }
 
     /// What became of one action.
@@ -30,7 +34,7 @@ final class Recorder: @unchecked Sendable {
 
     /// Records a call of `node`'s closure, unless the round is over (see ``close()``).
     func ran(_ node: NodeID, argument: Outcome? = nil, on executor: Executor = .inline) {
-        let run = Run(argument: argument, onItsExecutor: Executors.isOn(executor))
+        let run = Run(argument: argument, onItsExecutor: Executors.isOn(executor), context: AttachingNode.id)
         lock.withLock {
             guard !isClosed else { return }
             runs[node, default: []].append(run)
@@ -61,4 +65,14 @@ final class Recorder: @unchecked Sendable {
     func waitForNews(milliseconds: Int) {
         _ = news.wait(timeout: .now() + .milliseconds(milliseconds))
     }
+}
+
+/// The node the interpreter is making, bound as a task-local around the call that attaches its
+/// closure (an operator, a `retry`) and named with `conf.propagate`, so that every closure
+/// should see its own node however late, and on whichever thread or executor, it runs.
+enum AttachingNode {
+    @TaskLocal static var id: NodeID?
+
+    /// Names the task-local for Pledge; once per process.
+    static let named: Void = conf.propagate(AttachingNode.$id)
 }

@@ -26,9 +26,18 @@ private actor Ledger {
     }
 }
 
+/// A handler written on the main actor: it runs on the main queue, isolated to the main actor.
+@MainActor
+private func readOnTheMainActor(_ promise: Promise<Int>) -> Promise<String?> {
+    promise.map { _ in
+        MainActor.assertIsolated()
+        return RequestScope.id
+    }
+}
+
 /// Every executor a handler may run on, for ``TaskLocalPropagationTests``.
 enum HandlerExecutor: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case defaultQueue, serialQueue, concurrentQueue, inline, dispatcher, actor
+    case defaultQueue, serialQueue, concurrentQueue, inline, dispatcher, actor, mainActor
 
     var testDescription: String { rawValue }
 }
@@ -52,6 +61,7 @@ enum HandlerExecutor: String, CaseIterable, Sendable, CustomTestStringConvertibl
             case .inline: promise.map(on: nil) { _ in RequestScope.id }
             case .dispatcher: promise.map(on: CountingDispatcher("locals")) { _ in RequestScope.id }
             case .actor: await ledger.read(promise)
+            case .mainActor: await readOnTheMainActor(promise)
             }
         }
         DispatchQueue.global().async {

@@ -162,7 +162,7 @@ func startServer() {
 func answer(_ request: Request, id: String) async throws -> HTTPResponse {
     try await RequestLog.$requestID.withValue(id) {
         try await fetchUser(id: request.userID).map { user in
-            log("found \(user.name)")     // logs with `id`, on whichever queue `map` runs
+            log("found \(user.name)")  // logs with `id`, on whichever queue `map` runs
             return HTTPResponse(status: 200, body: user.name)
         }.async()
     }
