@@ -14,16 +14,9 @@ cd "$(dirname "$0")"
 seconds=${1:-10}
 port=18090
 backend=18091
-bin=$(swift build -c release --show-bin-path)/QuoteServer
-command -v wrk >/dev/null || { echo "compare: wrk is not installed (apt-get install wrk)"; exit 1; }
-
-"$bin" "$port" "$backend" >compare-server.log 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  if (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null; then break; fi
-  sleep 0.1
-done
+# shellcheck source=serve.sh
+source ./serve.sh
+serve compare "$port" "$backend" compare-server.log
 
 ways="pledge async nio"
 # The server's CPU time so far, in clock ticks.
