@@ -6,9 +6,9 @@ import Pledge
 /// The work counted is every block Pledge dispatched for a handler (an operator's closure on a
 /// queue, a `Dispatcher` or an actor, a cleanup run on a cancellation) and every
 /// `DispatchQueue.async(.promise)` body, from when it is dispatched until it has run, including
-/// the work it makes due as it runs. Called inside a configuration scope
-/// (`conf.withScope(_:operation:)`), it waits for the work of that scope's handlers alone, so
-/// tests running in parallel do not wait for each other; elsewhere, for the whole process.
+/// the work it makes due as it runs. Called inside a configuration scope (`conf.withScope`, or
+/// the `.pledgeScope` trait), it waits for the work of that scope's handlers alone, so tests
+/// running in parallel do not wait for each other; elsewhere, for the whole process.
 ///
 /// Handlers waiting for a promise nobody has resolved are not work: a chain waiting for a
 /// ``TestClock`` that has not been advanced is idle. Nor is work outside Pledge (a `Task`, a
