@@ -17,8 +17,16 @@ struct HandlerContext: Sendable {
     @usableFromInline
     static let isOn = Atomic<Bool>(false)
 
-    /// The task-locals to capture, each named once.
-    static let locals = LockedValue<[PropagatedLocal]>([])
+    /// The task-locals to capture, each named once: an array never changed once published, so
+    /// that a capture reads it after the lock while another thread names one more.
+    static let locals = LockedValue<Named>(Named([]))
+
+    /// One published list of named task-locals (see ``locals``).
+    final class Named: Sendable {
+        let all: [PropagatedLocal]
+
+        init(_ all: [PropagatedLocal]) { self.all = all }
+    }
 
     /// The context of the code running now; `nil` when it binds none of the named task-locals.
     static var current: HandlerContext? {
@@ -28,7 +36,7 @@ struct HandlerContext: Sendable {
 
     @usableFromInline
     static func capture() -> HandlerContext? {
-        let locals = locals.withLock { $0 }
+        let locals = locals.withLock { $0 }.all
         var values: [any CapturedValue] = []
         for local in locals {
             guard let value = local.capture() else { continue }
@@ -42,9 +50,12 @@ struct HandlerContext: Sendable {
     /// Names `local` (once, however often it is named) for every handler attached from now on.
     @usableFromInline
     static func register(_ local: PropagatedLocal) {
-        locals.withLock { locals in
-            if !locals.contains(where: { $0.identity == local.identity }) { locals.append(local) }
+        // A new list, never an append: a capture may be reading the old one.
+        let replaced = locals.withLock { named -> Named? in
+            guard !named.all.contains(where: { $0.identity == local.identity }) else { return nil }
+            return exchange(&named, with: Named(named.all + [local]))
         }
+        withExtendedLifetime(replaced) {}
         isOn.store(true, ordering: .releasing)
     }
 
