@@ -243,3 +243,14 @@ func timeoutIterations(_ iterations: Int, duration: Bool) {
         blackHole(limited)
     }
 }
+
+/// `--probe await N`: `async()` on a pending promise that a lazy body fulfils as the wait attaches,
+/// in one task: the waiter's part of what a server's handler pays to await a chain.
+func awaitPendingIterations(_ iterations: Int) {
+    runBlocking {
+        for i in 0..<iterations {
+            let value = try? await Promise<Int>.lazy { seal in seal.fulfill(i) }.async()
+            blackHole(value)
+        }
+    }
+}

@@ -77,6 +77,7 @@ enum PledgeBench {
         case "timeout-for": timeoutIterations(count, duration: true)
         case "w2-context": pendingThenResolveInContextIterations(count)
         case "w2-named": pendingThenResolveNamedIterations(count)
+        case "await": awaitPendingIterations(count)
         default: preconditionFailure("Options.parse accepts only known probes")
         }
     }

@@ -36,6 +36,7 @@ struct Options {
     /// The names `--probe` accepts.
     static let probes = [
         "map", "w1", "w2", "w3", "w4", "then", "cancel", "path", "timeout", "timeout-for", "w2-context", "w2-named",
+        "await",
     ]
 
     /// Parses the arguments after the executable's name.

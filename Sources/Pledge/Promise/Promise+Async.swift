@@ -20,22 +20,25 @@ extension Promise {
     @inlinable
     public func async() async throws -> T {
         if let result { return try result.get() }
-        let waiter = AsyncWaiter<T>()
+        let wait = AsyncWait()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard waiter.suspend(continuation) else {
+                let waiter = AsyncWaiter(continuation, wait)
+                guard wait.suspend(waiter) else {
                     // Cancelled before it could depend on the promise: it withdraws all the same.
+                    continuation.resume(throwing: CancellationError())
                     cancelChain(from: box, .dependentWithdrawn)
                     return
                 }
                 box.attach(waiter)
                 // A cancellation that came between `suspend` and `attach` could not detach it.
-                if waiter.isFinished { cancelChain(from: box, .dependentCancelled(waiter)) }
+                if let waiter = wait.attached() { cancelChain(from: box, .dependentCancelled(waiter)) }
             }
         } onCancel: {
             // A cancelled waiter is a cancelled dependent: it leaves nothing on the promise, and
             // the promise is cancelled when nothing else depends on it.
-            waiter.cancel()
+            guard let waiter = wait.cancel() else { return }
+            waiter.resume(throwing: CancellationError())
             cancelChain(from: box, .dependentCancelled(waiter))
         }
     }
@@ -77,99 +80,150 @@ extension Promise {
 }
 
 /// Where `Promise.async()`'s two possible endings meet: the promise resolving and the awaiting
-/// task being cancelled. Whichever comes first resumes the continuation; the other finds it gone.
+/// task being cancelled. Whichever comes first takes the waiter and resumes its continuation; the
+/// other finds it gone.
 ///
-/// The continuation is stored once, before the handler that resolves it is attached, and is
-/// taken out under the lock by exactly one transition, so it is resumed exactly once.
+/// The waiter is stored once, before it is attached to the promise, and is taken out under the
+/// lock by exactly one transition, so its continuation is resumed exactly once.
 ///
-/// Inlinable, as `async()` is, so that a client's waits are specialised: an unspecialised wait
-/// looks its generic types up at run time on every call.
+/// Not generic, unlike the waiter: a generic state holding a `CheckedContinuation`, whose layout
+/// the compiler cannot see, would look its type up at run time on every copy, move and release.
 @usableFromInline
-final class AsyncWaiter<T: Sendable>: Receiver {
+final class AsyncWait: Sendable {
     @usableFromInline
     enum State {
-        /// The continuation is not stored yet.
+        /// The waiter is not stored yet.
         case starting
-        /// Suspended, waiting for the promise or for cancellation.
-        case waiting(CheckedContinuation<T, Error>)
-        /// Cancelled before the continuation was stored.
+        /// Suspended, the waiter stored but maybe not attached to the promise yet.
+        case waiting(any AsyncResumable)
+        /// Suspended, the waiter attached: waiting for the promise or for cancellation.
+        case attached(any AsyncResumable)
+        /// Cancelled before the waiter was stored.
         case cancelledEarly
-        /// The continuation was resumed.
-        case finished
+        /// Ended. `cancelled` is the waiter a cancellation took before it was attached, kept
+        /// for ``attached()`` to withdraw.
+        case finished(cancelled: (any AsyncResumable)?)
     }
 
     @usableFromInline
-    let state = LockedValue(State.starting)
+    let state = Lock(State.starting)
 
     @inlinable
     init() {}
 
-    /// Stores the continuation; resumes it with `CancellationError` instead when the task was
-    /// cancelled already.
+    /// Stores `waiter`, unless the task was cancelled already.
     ///
     /// - Returns: Whether it was stored, so that the promise should be waited for.
     @inlinable
-    func suspend(_ continuation: CheckedContinuation<T, Error>) -> Bool {
-        let cancelled: Bool = state.withLock { state in
-            switch state {
-            case .starting:
-                state = .waiting(continuation)
-                return false
-            case .cancelledEarly, .waiting, .finished:
+    func suspend(_ waiter: any AsyncResumable) -> Bool {
+        state.withLock { state in
+            guard case .starting = state else {
                 // Only `.cancelledEarly` can be seen here: `suspend` is called once, first.
-                state = .finished
-                return true
+                state = .finished(cancelled: nil)
+                return false
             }
+            state = .waiting(waiter)
+            return true
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
-        return !cancelled
     }
 
-    /// Ends the wait with `CancellationError`, unless it has ended already.
+    /// Ends the wait as cancelled, unless it has ended already.
+    ///
+    /// - Returns: The waiter, for the caller to resume with `CancellationError`; `nil` when the
+    ///   wait ended already or the waiter is not stored yet.
     @inlinable
-    func cancel() {
-        let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
+    func cancel() -> (any AsyncResumable)? {
+        state.withLock { state in
             switch state {
             case .starting:
                 state = .cancelledEarly
                 return nil
-            case .waiting(let continuation):
-                state = .finished
-                return continuation
+            case .waiting(let waiter):
+                state = .finished(cancelled: waiter)
+                return waiter
+            case .attached(let waiter):
+                state = .finished(cancelled: nil)
+                return waiter
             case .cancelledEarly, .finished:
                 return nil
             }
         }
-        continuation?.resume(throwing: CancellationError())
     }
 
-    /// Whether the wait has ended.
+    /// The waiter is attached to the promise.
+    ///
+    /// - Returns: The waiter, when a cancellation took it before it was attached and so could
+    ///   not detach it: the caller withdraws it now.
     @inlinable
-    var isFinished: Bool {
+    func attached() -> (any AsyncResumable)? {
         state.withLock { state in
-            if case .finished = state { return true }
-            return false
+            switch state {
+            case .waiting(let waiter):
+                state = .attached(waiter)
+                return nil
+            case .finished(let waiter?):
+                state = .finished(cancelled: nil)
+                return waiter
+            case .starting, .attached, .cancelledEarly, .finished:
+                return nil
+            }
         }
+    }
+
+    /// Ends the wait as resolved, unless it has ended already.
+    ///
+    /// - Returns: Whether it was waiting, so that the caller resumes the continuation.
+    @inlinable
+    func resolve() -> Bool {
+        state.withLock { state in
+            switch state {
+            case .waiting, .attached:
+                state = .finished(cancelled: nil)
+                return true
+            case .starting, .cancelledEarly, .finished:
+                return false
+            }
+        }
+    }
+}
+
+/// What ``AsyncWait`` keeps of a waiter: enough to end it with a cancellation.
+@usableFromInline
+protocol AsyncResumable: AnyObject, Sendable {
+    func resume(throwing error: any Error)
+}
+
+/// The receiver `Promise.async()` attaches: resumes the awaiting task with the promise's result,
+/// unless a cancellation ended the wait first.
+///
+/// Inlinable, as `async()` is, so that a client's waits are specialised: an unspecialised wait
+/// looks its generic types up at run time on every call.
+@usableFromInline
+final class AsyncWaiter<T: Sendable>: Receiver, AsyncResumable {
+    @usableFromInline
+    let continuation: CheckedContinuation<T, Error>
+
+    @usableFromInline
+    let wait: AsyncWait
+
+    @inlinable
+    init(_ continuation: CheckedContinuation<T, Error>, _ wait: AsyncWait) {
+        self.continuation = continuation
+        self.wait = wait
     }
 
     /// The promise resolved: ends the wait with its result.
     @inlinable
     func receive(from source: Box<Result<T, Error>>) -> Work? {
-        resume(with: source.result())
+        if wait.resolve() { continuation.resume(with: source.result()) }
         return nil
     }
 
     @inlinable
     func abandon(from _: ObjectIdentifier) {}
 
-    /// Ends the wait with the promise's result, unless it has ended already.
     @inlinable
-    func resume(with result: Result<T, Error>) {
-        let continuation: CheckedContinuation<T, Error>? = state.withLock { state in
-            guard case .waiting(let continuation) = state else { return nil }
-            state = .finished
-            return continuation
-        }
-        continuation?.resume(with: result)
+    func resume(throwing error: any Error) {
+        continuation.resume(throwing: error)
     }
 }
