@@ -239,7 +239,7 @@ struct RecoverOperation<Next: Thenable>: ChainOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -280,7 +280,7 @@ struct RecoverToGuaranteeOperation<Value: Sendable>: ChainOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -321,7 +321,7 @@ struct RecoverVoidOperation: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -361,7 +361,7 @@ struct EnsureOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -398,7 +398,7 @@ struct EnsureThenOperation<Value: Sendable>: ChainOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {

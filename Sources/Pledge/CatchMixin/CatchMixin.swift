@@ -83,7 +83,7 @@ struct CatchOperation<Input: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {

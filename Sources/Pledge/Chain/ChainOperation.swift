@@ -25,8 +25,8 @@ protocol ChainOperation: Sendable {
     /// The box of this operation applied now, inline, to `source`, a box born sealed.
     func settled(_ source: Box<Result<Input, Error>>) -> Box<Result<Output, Error>>
 
-    /// Makes the user's closures run in the context of the code attaching them (``HandlerContext``).
-    mutating func carryContext()
+    /// Makes the user's closures run in `context`, the one of the code attaching them.
+    mutating func carry(_ context: HandlerContext)
 
     /// Takes out what runs even when the box is cancelled first: the closure of `ensure`,
     /// `ensureThen` and `finally`, which runs however the chain ends. None by default.
@@ -36,6 +36,18 @@ protocol ChainOperation: Sendable {
 extension ChainOperation {
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { if case .success = result { true } else { false } }
+
+    /// This operation, made to run in the context of the code running now when that binds any
+    /// named task-local or a scope (see ``HandlerContext``). Out of line: rarely needed, it would
+    /// make every box's `init` too large to inline.
+    @inlinable
+    @inline(never)
+    func carryingContext() -> Self {
+        guard let context = HandlerContext.capture() else { return self }
+        var carried = self
+        carried.carry(context)
+        return carried
+    }
 
     @inlinable
     mutating func takeCleanup() -> (@Sendable () -> Void)? { nil }

@@ -58,10 +58,10 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @inlinable
     init(_ operation: Operation, on executor: Executor, after source: Box<Result<Operation.Input, Error>>, linked: Bool)
     {
-        // Attached in a context (``HandlerContext``): the closure runs in it, a scope counts its dispatches.
+        // Attached in a context (``HandlerContext``): the closure runs in it, a scope counts its
+        // dispatches. Changed before it is stored: a stored property is checked at each access.
         let carries = HandlerContext.isOn.load(ordering: .acquiring)
-        self.operation = operation
-        if carries { self.operation.carryContext() }
+        self.operation = carries ? operation.carryingContext() : operation
         self.executor = carries ? executor.scoped() : executor
         super.init(site: source.site, upstream: linked ? .strong(source) : nil)
     }

@@ -66,8 +66,10 @@ extension PMKConfiguration {
             queues: queues ?? Q, catchPolicy: catchPolicy ?? self.catchPolicy, logHandler: logHandler ?? self.logHandler
         )
         HandlerContext.register(
-            PropagatedLocal(identity: ObjectIdentifier(ConfigurationScope.$current)) {
-                ConfigurationScope.current.map { Captured(local: ConfigurationScope.$current, value: $0) }
+            PropagatedLocal(identity: ObjectIdentifier(ConfigurationScope.$current)) { values in
+                if let scope = ConfigurationScope.current {
+                    values.append(Captured(local: ConfigurationScope.$current, value: scope))
+                }
             })
         // Reading `Q` looks for a scope from now on.
         ConfigurationScope.everEntered.store(true, ordering: .releasing)

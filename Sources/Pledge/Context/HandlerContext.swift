@@ -17,16 +17,9 @@ struct HandlerContext: Sendable {
     @usableFromInline
     static let isOn = Atomic<Bool>(false)
 
-    /// The task-locals to capture, each named once: an array never changed once published, so
-    /// that a capture reads it after the lock while another thread names one more.
-    static let locals = LockedValue<Named>(Named([]))
-
-    /// One published list of named task-locals (see ``locals``).
-    final class Named: Sendable {
-        let all: [PropagatedLocal]
-
-        init(_ all: [PropagatedLocal]) { self.all = all }
-    }
+    /// The task-locals to capture, each named once. A capture reads its own copy of the array
+    /// after the lock, unchanged while another thread names one more.
+    static let locals = LockedValue<[PropagatedLocal]>([])
 
     /// The context of the code running now; `nil` when it binds none of the named task-locals.
     static var current: HandlerContext? {
@@ -34,28 +27,23 @@ struct HandlerContext: Sendable {
         return capture()
     }
 
+    /// The context of the code running now, once ``isOn``; `nil` when it binds none of the named
+    /// task-locals. Each named task-local adds its value when it holds one: where none does, the
+    /// array is never allocated and nothing is kept.
     @usableFromInline
     static func capture() -> HandlerContext? {
-        let locals = locals.withLock { $0 }.all
+        let locals = locals.withLock { $0 }
         var values: [any CapturedValue] = []
-        for local in locals {
-            guard let value = local.capture() else { continue }
-            // Allocated only once a value is found: where none is bound, capturing keeps nothing.
-            if values.isEmpty { values.reserveCapacity(locals.count) }
-            values.append(value)
-        }
+        for index in locals.indices { locals[index].capture(&values) }
         return values.isEmpty ? nil : HandlerContext(values: values)
     }
 
     /// Names `local` (once, however often it is named) for every handler attached from now on.
     @usableFromInline
     static func register(_ local: PropagatedLocal) {
-        // A new list, never an append: a capture may be reading the old one.
-        let replaced = locals.withLock { named -> Named? in
-            guard !named.all.contains(where: { $0.identity == local.identity }) else { return nil }
-            return exchange(&named, with: Named(named.all + [local]))
+        locals.withLock { named in
+            if !named.contains(where: { $0.identity == local.identity }) { named.append(local) }
         }
-        withExtendedLifetime(replaced) {}
         isOn.store(true, ordering: .releasing)
     }
 
@@ -92,20 +80,35 @@ extension HandlerContext {
 
     @usableFromInline
     static func inContext<I, O>(_ body: @escaping @Sendable (I) throws -> O) -> @Sendable (I) throws -> O {
-        guard let context = capture() else { return body }
-        return { input in try context.bind { try body(input) } }
+        capture()?.wrap(body) ?? body
     }
 
     @usableFromInline
     static func inContext<I, O>(_ body: @escaping @Sendable (I) -> O) -> @Sendable (I) -> O {
-        guard let context = capture() else { return body }
-        return { input in context.bind { body(input) } }
+        capture()?.wrap(body) ?? body
     }
 
     @usableFromInline
     static func inContext<O>(_ body: @escaping @Sendable () -> O) -> @Sendable () -> O {
-        guard let context = capture() else { return body }
-        return { context.bind(body) }
+        capture()?.wrap(body) ?? body
+    }
+
+    /// `body`, made to run in this context.
+    @usableFromInline
+    func wrap<I, O>(_ body: @escaping @Sendable (I) throws -> O) -> @Sendable (I) throws -> O {
+        { input in try bind { try body(input) } }
+    }
+
+    /// ``wrap(_:)-(_)`` for a closure that cannot throw.
+    @usableFromInline
+    func wrap<I, O>(_ body: @escaping @Sendable (I) -> O) -> @Sendable (I) -> O {
+        { input in bind { body(input) } }
+    }
+
+    /// ``wrap(_:)-(_)`` for a closure of no argument.
+    @usableFromInline
+    func wrap<O>(_ body: @escaping @Sendable () -> O) -> @Sendable () -> O {
+        { bind(body) }
     }
 
     /// `body`, made to run in the context of the code calling this: for work Pledge starts later
@@ -117,16 +120,16 @@ extension HandlerContext {
 }
 
 /// A task-local a handler carries (see ``HandlerContext``): the task-local, to name it once, and
-/// how to read its value now as one to bind again, `nil` when there is none to carry. Made where
-/// the task-local's type is known (``PMKConfiguration/propagate(_:)-(TaskLocal<V?>)`` is
-/// inlinable), so that capturing looks up no generic type at run time.
+/// how to read its value now and add it to the values to bind again, when there is one to carry.
+/// Made where the task-local's type is known (``PMKConfiguration/propagate(_:)-(TaskLocal<V?>)``
+/// is inlinable), so that capturing looks up no generic type at run time.
 @usableFromInline
 struct PropagatedLocal: Sendable {
     let identity: ObjectIdentifier
-    let capture: @Sendable () -> (any CapturedValue)?
+    let capture: @Sendable (inout [any CapturedValue]) -> Void
 
     @usableFromInline
-    init(identity: ObjectIdentifier, capture: @escaping @Sendable () -> (any CapturedValue)?) {
+    init(identity: ObjectIdentifier, capture: @escaping @Sendable (inout [any CapturedValue]) -> Void) {
         self.identity = identity
         self.capture = capture
     }
@@ -184,9 +187,8 @@ extension PMKConfiguration {
     @inlinable
     public func propagate<V: Sendable>(_ local: TaskLocal<V?>) {
         HandlerContext.register(
-            PropagatedLocal(identity: ObjectIdentifier(local)) {
-                guard let value = local.get() else { return nil }
-                return Captured(local: local, value: value)
+            PropagatedLocal(identity: ObjectIdentifier(local)) { values in
+                if let value = local.get() { values.append(Captured(local: local, value: value)) }
             })
     }
 
@@ -197,6 +199,8 @@ extension PMKConfiguration {
     @inlinable
     public func propagate<V: Sendable>(_ local: TaskLocal<V>) {
         HandlerContext.register(
-            PropagatedLocal(identity: ObjectIdentifier(local)) { Captured(local: local, value: local.get()) })
+            PropagatedLocal(identity: ObjectIdentifier(local)) { values in
+                values.append(Captured(local: local, value: local.get()))
+            })
     }
 }

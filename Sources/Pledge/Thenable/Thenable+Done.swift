@@ -125,7 +125,7 @@ struct GetOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -162,7 +162,7 @@ struct TapOperation<Value: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {

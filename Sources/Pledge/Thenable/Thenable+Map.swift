@@ -97,7 +97,7 @@ struct MapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let transform { self.transform = HandlerContext.inContext(transform) } }
+    mutating func carry(_ context: HandlerContext) { if let transform { self.transform = context.wrap(transform) } }
 
     @inlinable
     mutating func take() -> Self {
@@ -134,7 +134,7 @@ struct CompactMapOperation<Input: Sendable, Output: Sendable>: ValueOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let transform { self.transform = HandlerContext.inContext(transform) } }
+    mutating func carry(_ context: HandlerContext) { if let transform { self.transform = context.wrap(transform) } }
 
     @inlinable
     mutating func take() -> Self {

@@ -62,7 +62,7 @@ struct ThenOperation<Input: Sendable, Next: Thenable>: ChainOperation {
     }
 
     @inlinable
-    mutating func carryContext() { if let body { self.body = HandlerContext.inContext(body) } }
+    mutating func carry(_ context: HandlerContext) { if let body { self.body = context.wrap(body) } }
 
     @inlinable
     mutating func take() -> Self {
