@@ -158,9 +158,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
     /// Seals the box with `result`, unless it is sealed already.
     ///
     /// - Returns: the work that fires the box when handlers are due, for the caller to do.
-    ///   Always inlined: each operator's hot path is this transition, which a call would split.
     @inlinable
-    @inline(__always)
+    @inline(__always)  // Every operator's hot path ends in this transition; a call would split it.
     final func seal<T>(_ result: Result<T, Error>) -> Work? where R == Result<T, Error> {
         let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
         let sealed = core.withLock { core -> Core.Sealed? in
@@ -182,10 +181,8 @@ class EmptyBox<R>: Box<R>, @unchecked Sendable {
 
     /// What resolving a promise does: seals the box with `result`, unless it is sealed, and runs
     /// its handlers and their chain before returning (nested too deep: the running loop does).
-    /// Specialised but not inlined: inlined, its branches each end the caller's objects (a
-    /// resolver, a promise), which the optimiser then frees through the runtime, not in place.
     @inlinable
-    @inline(never)
+    @inline(never)  // Inlined, its exits each end the caller's objects, then freed by the runtime.
     final func resolve<T>(_ result: Result<T, Error>) where R == Result<T, Error> {
         if let work = seal(result) { ThreadRun.run(work) }
     }

@@ -37,18 +37,6 @@ extension ChainOperation {
     @inlinable
     func acts(on result: Result<Input, Error>) -> Bool { if case .success = result { true } else { false } }
 
-    /// This operation, made to run in the context of the code running now when that binds any
-    /// named task-local or a scope (see ``HandlerContext``). Out of line: rarely needed, it would
-    /// make every box's `init` too large to inline.
-    @inlinable
-    @inline(never)
-    func carryingContext() -> Self {
-        guard let context = HandlerContext.capture() else { return self }
-        var carried = self
-        carried.carry(context)
-        return carried
-    }
-
     @inlinable
     mutating func takeCleanup() -> (@Sendable () -> Void)? { nil }
 

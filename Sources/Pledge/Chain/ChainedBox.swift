@@ -58,8 +58,7 @@ final class ChainedBox<Operation: ChainOperation>: EmptyBox<Result<Operation.Out
     @inlinable
     init(_ operation: Operation, on executor: Executor, after source: Box<Result<Operation.Input, Error>>, linked: Bool)
     {
-        // Attached in a context (``HandlerContext``): the closure runs in it, a scope counts its
-        // dispatches. Changed before it is stored: a stored property is checked at each access.
+        // In a context (``HandlerContext``), wrapped before it is stored: stored, each access is checked.
         let carries = HandlerContext.isOn.load(ordering: .acquiring)
         self.operation = carries ? operation.carryingContext() : operation
         self.executor = carries ? executor.scoped() : executor

@@ -119,6 +119,20 @@ extension HandlerContext {
     }
 }
 
+extension ChainOperation {
+    /// This operation, made to run in the context of the code running now when that binds any
+    /// named task-local or a scope (see ``HandlerContext``). Out of line: rarely needed, it would
+    /// make every box's `init` too large to inline.
+    @inlinable
+    @inline(never)
+    func carryingContext() -> Self {
+        guard let context = HandlerContext.capture() else { return self }
+        var carried = self
+        carried.carry(context)
+        return carried
+    }
+}
+
 /// A task-local a handler carries (see ``HandlerContext``): the task-local, to name it once, and
 /// how to read its value now and add it to the values to bind again, when there is one to carry.
 /// Made where the task-local's type is known (``PMKConfiguration/propagate(_:)-(TaskLocal<V?>)``
